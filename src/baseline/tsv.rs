@@ -1,0 +1,1 @@
+//! Reading and writing `structure-baseline.tsv` (SPEC §5).

@@ -1,0 +1,136 @@
+//! The command line (clap derive). These structs stay at the edge: `lib.rs` turns them
+//! into the typed options each command takes.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "structgate",
+    version,
+    about = "Keeps C# and Rust code inside the size limits its team wrote down",
+    long_about = "Keeps C# and Rust code inside the size limits its team wrote down.\n\n\
+        Limits live in each context's principles.md; units already past them are recorded \
+        in structure-baseline.tsv; the gate judges only what a branch changed since its \
+        merge-base, by the terms as they were at that base.\n\n\
+        Exit codes: 0 passed (or not judged), 1 findings or a failed --check, 2 bad usage, \
+        bad configuration or input, or a git failure."
+)]
+pub struct Cli {
+    /// Run as if started in DIR
+    #[arg(short = 'C', global = true, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Measure files and directories and print every unit with its lines
+    Measure(MeasureArgs),
+    /// Show each context's effective limits, bands and baseline state
+    Limits(LimitsArgs),
+    /// Write or tighten structure-baseline.tsv
+    #[command(subcommand)]
+    Baseline(BaselineCommand),
+    /// Judge what the branch changed since its merge-base, by the base's terms
+    Gate(GateArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BaselineCommand {
+    /// Write a baseline for each context with limits that has none
+    Init(BaselineArgs),
+    /// Tighten each baseline to what the code now measures
+    Refresh(BaselineArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MeasureFormat {
+    Text,
+    Json,
+    Tsv,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Options every measuring command shares.
+#[derive(Debug, Clone, Args)]
+pub struct SizeArgs {
+    /// Skip files larger than this many bytes (a plain number)
+    #[arg(long, value_name = "BYTES", default_value_t = crate::measure::DEFAULT_MAX_FILE_SIZE)]
+    pub max_file_size: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct MeasureArgs {
+    /// Files and directories to measure
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub paths: Vec<PathBuf>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = MeasureFormat::Text)]
+    pub format: MeasureFormat,
+    /// Exit 1 when a unit is past its band and not tolerated by the baseline
+    #[arg(long)]
+    pub check: bool,
+    /// Only files of the context in DIR (repeatable)
+    #[arg(long = "context", value_name = "DIR")]
+    pub contexts: Vec<PathBuf>,
+    #[command(flatten)]
+    pub size: SizeArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct LimitsArgs {
+    /// Only the context in DIR (repeatable)
+    #[arg(long = "context", value_name = "DIR")]
+    pub contexts: Vec<PathBuf>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct BaselineArgs {
+    /// Write nothing; print what would change and exit 1 if anything would
+    #[arg(long)]
+    pub check: bool,
+    /// Only the context in DIR (repeatable)
+    #[arg(long = "context", value_name = "DIR")]
+    pub contexts: Vec<PathBuf>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    #[command(flatten)]
+    pub size: SizeArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct GateArgs {
+    /// Working trees of one repository to judge together (default: the current one)
+    #[arg(value_name = "DIR")]
+    pub sandboxes: Vec<PathBuf>,
+    /// A base to take the merge-base with (repeatable, tried in order)
+    #[arg(long = "base", value_name = "REV")]
+    pub bases: Vec<String>,
+    /// The commit the run started on: the base when no merge-base is found
+    #[arg(long, value_name = "REV")]
+    pub start: Option<String>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Also write a Markdown summary of divergences to FILE
+    #[arg(long, value_name = "FILE")]
+    pub pr_summary: Option<PathBuf>,
+    /// Exit 1 when the change could not be judged
+    #[arg(long)]
+    pub require_judged: bool,
+    #[command(flatten)]
+    pub size: SizeArgs,
+}

@@ -1,0 +1,250 @@
+//! Shared data of the pipeline: what the measurer produces and what every later stage
+//! (baseline, judge, report) consumes. No behaviour beyond small conversions lives here.
+
+use std::fmt;
+
+/// A measured language, chosen by file extension (SPEC §4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Language {
+    CSharp,
+    Rust,
+}
+
+impl Language {
+    /// The language of a path by its extension; `None` for files structgate doesn't measure.
+    pub fn of_path(path: &str) -> Option<Language> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let (_, ext) = name.rsplit_once('.')?;
+        match ext {
+            "cs" => Some(Language::CSharp),
+            "rs" => Some(Language::Rust),
+            _ => None,
+        }
+    }
+
+    /// The name used in JSON output (`csharp`, `rust`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Language::CSharp => "csharp",
+            Language::Rust => "rust",
+        }
+    }
+}
+
+/// Whether a unit is a function-like or a type-like declaration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum UnitKind {
+    Function,
+    Type,
+}
+
+impl UnitKind {
+    pub fn key(self) -> &'static str {
+        match self {
+            UnitKind::Function => "function",
+            UnitKind::Type => "type",
+        }
+    }
+
+    /// The metric that limits units of this kind.
+    pub fn metric(self) -> Metric {
+        match self {
+            UnitKind::Function => Metric::FunctionLines,
+            UnitKind::Type => Metric::TypeLines,
+        }
+    }
+}
+
+/// A limited quantity: the keys of the closed list in SPEC §3 except `tolerance_percent`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Metric {
+    FileLines,
+    FunctionLines,
+    TypeLines,
+    TypesPerFile,
+}
+
+impl Metric {
+    /// Every metric, in the sorted order of their keys.
+    pub const ALL: [Metric; 4] = [
+        Metric::FileLines,
+        Metric::FunctionLines,
+        Metric::TypeLines,
+        Metric::TypesPerFile,
+    ];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Metric::FileLines => "file_lines",
+            Metric::FunctionLines => "function_lines",
+            Metric::TypeLines => "type_lines",
+            Metric::TypesPerFile => "types_per_file",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Metric> {
+        Metric::ALL.into_iter().find(|m| m.key() == key)
+    }
+}
+
+impl fmt::Display for Metric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// One declaration found in a file: a function-like or type-like unit (SPEC §4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unit {
+    /// The unit key: `PriceRules.Calculate`, `<Parser as Iterator>::next`, ...
+    pub name: String,
+    pub kind: UnitKind,
+    /// 1-based, inclusive.
+    pub start_line: u32,
+    /// 1-based, inclusive.
+    pub end_line: u32,
+}
+
+impl Unit {
+    pub fn lines(&self) -> u64 {
+        u64::from(self.end_line - self.start_line + 1)
+    }
+}
+
+/// The measurement of one file that was measured.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileMeasure {
+    /// Repository-relative path with `/`.
+    pub path: String,
+    pub language: Language,
+    /// The file's lines (SPEC §4), less the lines of `#[cfg(test)]` items in Rust.
+    pub lines: u64,
+    /// How many type declarations the file holds, nested ones included, impls not.
+    pub types: u64,
+    /// Units sorted by start line (then end line descending, then name).
+    pub units: Vec<Unit>,
+    /// Non-fatal problems, e.g. `syntax errors at lines 12, 40; measured what parsed`.
+    pub warnings: Vec<String>,
+}
+
+/// One value to judge: a unit (or the file itself) and one of its metrics.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnitValue {
+    pub path: String,
+    pub unit: String,
+    pub metric: Metric,
+    pub value: u64,
+    pub start_line: u32,
+    pub end_line: u32,
+}
+
+impl FileMeasure {
+    /// The file's name, which names its file-level units (SPEC §4).
+    pub fn file_name(&self) -> &str {
+        self.path.rsplit('/').next().unwrap_or(&self.path)
+    }
+
+    /// Every value of this file keyed for judging: one per unit, plus `file_lines` and
+    /// `types_per_file` for the file. Units of one file with the same name and metric are
+    /// merged into one at the worse (larger) value, keeping the lines of the worse one.
+    pub fn values(&self) -> Vec<UnitValue> {
+        let mut out: Vec<UnitValue> = Vec::with_capacity(self.units.len() + 2);
+        let last = u32::try_from(self.lines).unwrap_or(u32::MAX).max(1);
+        for (metric, value) in [
+            (Metric::FileLines, self.lines),
+            (Metric::TypesPerFile, self.types),
+        ] {
+            out.push(UnitValue {
+                path: self.path.clone(),
+                unit: self.file_name().to_string(),
+                metric,
+                value,
+                start_line: 1,
+                end_line: last,
+            });
+        }
+        for unit in &self.units {
+            let metric = unit.kind.metric();
+            let value = unit.lines();
+            if let Some(seen) = out
+                .iter_mut()
+                .find(|v| v.metric == metric && v.unit == unit.name)
+            {
+                if value > seen.value {
+                    seen.value = value;
+                    seen.start_line = unit.start_line;
+                    seen.end_line = unit.end_line;
+                }
+                continue;
+            }
+            out.push(UnitValue {
+                path: self.path.clone(),
+                unit: unit.name.clone(),
+                metric,
+                value,
+                start_line: unit.start_line,
+                end_line: unit.end_line,
+            });
+        }
+        out
+    }
+}
+
+/// Why a file that has a measured language was not measured (SPEC §4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SkipReason {
+    NotUtf8,
+    TooLarge { size: u64, max: u64 },
+    Unreadable(String),
+}
+
+impl fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SkipReason::NotUtf8 => f.write_str("not UTF-8"),
+            SkipReason::TooLarge { size, max } => {
+                write!(f, "larger than --max-file-size ({size} > {max} bytes)")
+            }
+            SkipReason::Unreadable(why) => write!(f, "unreadable: {why}"),
+        }
+    }
+}
+
+/// Why a file of a measured language is left out by rule (SPEC §4): not an error, and
+/// not listed by `measure`, but listed by the gate for files new on a branch (§6).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LeftOutReason {
+    /// A test path rule, e.g. `test directory "Inventory.Tests"`.
+    TestPath(String),
+    /// A generated-code file name, e.g. `generated file name (.g.cs)`.
+    GeneratedName(String),
+    /// A generated-code header in the first 10 lines (`<auto-generated` or `@generated`).
+    GeneratedHeader(String),
+}
+
+impl fmt::Display for LeftOutReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LeftOutReason::TestPath(why)
+            | LeftOutReason::GeneratedName(why)
+            | LeftOutReason::GeneratedHeader(why) => f.write_str(why),
+        }
+    }
+}
+
+/// What became of one file handed to the measurer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileOutcome {
+    Measured(FileMeasure),
+    Skipped { path: String, reason: SkipReason },
+    LeftOut { path: String, reason: LeftOutReason },
+}
+
+impl FileOutcome {
+    pub fn path(&self) -> &str {
+        match self {
+            FileOutcome::Measured(m) => &m.path,
+            FileOutcome::Skipped { path, .. } | FileOutcome::LeftOut { path, .. } => path,
+        }
+    }
+}

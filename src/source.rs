@@ -1,0 +1,110 @@
+//! "A source of file contents": the readers of contexts, limits and baselines work over
+//! this trait, so the same code reads the working tree (`measure`, `limits`, `baseline`)
+//! and a commit's tree (`gate`, SPEC §6 "terms read at the base").
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result};
+
+/// Files addressed by repository-relative paths with `/` (the root is `""`).
+pub trait FileSource: Sync {
+    /// The bytes of the file at `path`, or `None` when there is no such file (a directory
+    /// or a symbolic link is not a file here).
+    fn read(&self, path: &str) -> Result<Option<Vec<u8>>>;
+
+    /// Repository-relative paths of every file named exactly `file_name` that the source
+    /// holds (for the working tree: tracked or untracked and not ignored), sorted.
+    fn find_named(&self, file_name: &str) -> Result<Vec<String>>;
+
+    /// A short description for messages: `working tree` or `commit 1a2b3c4`.
+    fn describe(&self) -> String;
+}
+
+/// The working tree of a repository (or a plain directory outside git).
+#[derive(Debug, Clone)]
+pub struct WorkTree {
+    root: PathBuf,
+}
+
+impl WorkTree {
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        WorkTree { root: root.into() }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The file-system path of a repository-relative path.
+    pub fn abs(&self, rel: &str) -> PathBuf {
+        if rel.is_empty() {
+            self.root.clone()
+        } else {
+            self.root.join(rel)
+        }
+    }
+}
+
+impl FileSource for WorkTree {
+    fn read(&self, path: &str) -> Result<Option<Vec<u8>>> {
+        let abs = self.abs(path);
+        match std::fs::symlink_metadata(&abs) {
+            Ok(meta) if meta.is_file() => std::fs::read(&abs)
+                .map(Some)
+                .with_context(|| format!("reading {path}")),
+            Ok(_) => Ok(None),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e).with_context(|| format!("reading {path}")),
+        }
+    }
+
+    fn find_named(&self, file_name: &str) -> Result<Vec<String>> {
+        let mut found = Vec::new();
+        let walker = crate::walk::builder(&self.root).build();
+        for entry in walker {
+            let entry = entry.with_context(|| format!("listing {}", self.root.display()))?;
+            let is_file = entry.file_type().is_some_and(|t| t.is_file());
+            if is_file && entry.file_name() == file_name {
+                found.push(crate::walk::rel_path(&self.root, entry.path())?);
+            }
+        }
+        found.sort();
+        Ok(found)
+    }
+
+    fn describe(&self) -> String {
+        "working tree".to_string()
+    }
+}
+
+/// An in-memory source, for tests of the readers.
+#[derive(Debug, Clone, Default)]
+pub struct MemorySource {
+    pub files: std::collections::BTreeMap<String, Vec<u8>>,
+}
+
+impl MemorySource {
+    pub fn with(mut self, path: &str, text: &str) -> Self {
+        self.files.insert(path.to_string(), text.as_bytes().to_vec());
+        self
+    }
+}
+
+impl FileSource for MemorySource {
+    fn read(&self, path: &str) -> Result<Option<Vec<u8>>> {
+        Ok(self.files.get(path).cloned())
+    }
+
+    fn find_named(&self, file_name: &str) -> Result<Vec<String>> {
+        Ok(self
+            .files
+            .keys()
+            .filter(|p| p.rsplit('/').next() == Some(file_name))
+            .cloned()
+            .collect())
+    }
+
+    fn describe(&self) -> String {
+        "memory".to_string()
+    }
+}
