@@ -4,17 +4,26 @@
 
 pub mod baseline;
 pub mod cli;
+pub mod commands;
 pub mod context;
+pub mod git;
 pub mod judge;
 pub mod lang;
 pub mod limits;
 pub mod measure;
 pub mod model;
+pub mod report;
 pub mod source;
+pub mod terms;
 pub mod walk;
 pub mod yaml;
 
-use anyhow::{bail, Result};
+use std::path::PathBuf;
+
+use anyhow::{Context as _, Result};
+
+use crate::cli::{BaselineCommand, Command, Format, MeasureFormat};
+use crate::commands::gate::GateStatus;
 
 /// The three exit codes of every command (SPEC §6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +38,112 @@ pub enum Exit {
 
 /// Runs one parsed command line.
 pub fn run(cli: cli::Cli) -> Result<Exit> {
-    let _ = cli;
-    bail!("not implemented yet")
+    let cwd = match cli.dir {
+        Some(dir) => dir,
+        None => std::env::current_dir().context("cannot read the current directory")?,
+    };
+    match cli.command {
+        Command::Measure(args) => run_measure(cwd, args),
+        Command::Limits(args) => run_limits(cwd, args),
+        Command::Baseline(BaselineCommand::Init(args)) => {
+            run_baseline(cwd, args, commands::baseline::Mode::Init)
+        }
+        Command::Baseline(BaselineCommand::Refresh(args)) => {
+            run_baseline(cwd, args, commands::baseline::Mode::Refresh)
+        }
+        Command::Gate(args) => run_gate(cwd, args),
+    }
+}
+
+fn options(size: &cli::SizeArgs) -> measure::Options {
+    measure::Options {
+        max_file_size: size.max_file_size,
+        ..measure::Options::default()
+    }
+}
+
+fn run_measure(cwd: PathBuf, args: cli::MeasureArgs) -> Result<Exit> {
+    let request = commands::measure::Request {
+        cwd,
+        paths: args.paths,
+        contexts: args.contexts,
+        options: options(&args.size),
+    };
+    let rep = commands::measure::run(&request)?;
+    report::warn(&rep.warnings);
+    let text = match args.format {
+        MeasureFormat::Text => report::measure::text(&rep),
+        MeasureFormat::Json => report::measure::json(&rep),
+        MeasureFormat::Tsv => report::measure::tsv(&rep),
+    };
+    report::print(&text)?;
+    Ok(if args.check && rep.has_excess() {
+        Exit::Findings
+    } else {
+        Exit::Pass
+    })
+}
+
+fn run_limits(cwd: PathBuf, args: cli::LimitsArgs) -> Result<Exit> {
+    let request = commands::limits::Request {
+        cwd,
+        contexts: args.contexts,
+    };
+    let terms = commands::limits::run(&request)?;
+    report::warn(&terms.warnings);
+    report::print(&match args.format {
+        Format::Text => report::limits::text(&terms),
+        Format::Json => report::limits::json(&terms),
+    })?;
+    Ok(Exit::Pass)
+}
+
+fn run_baseline(
+    cwd: PathBuf,
+    args: cli::BaselineArgs,
+    mode: commands::baseline::Mode,
+) -> Result<Exit> {
+    let request = commands::baseline::Request {
+        cwd,
+        contexts: args.contexts,
+        check: args.check,
+        mode,
+        options: options(&args.size),
+    };
+    let rep = commands::baseline::run(&request)?;
+    report::warn(&rep.warnings);
+    report::print(&match args.format {
+        Format::Text => report::baseline::text(&rep),
+        Format::Json => report::baseline::json(&rep),
+    })?;
+    Ok(if args.check && rep.would_change() {
+        Exit::Findings
+    } else {
+        Exit::Pass
+    })
+}
+
+fn run_gate(cwd: PathBuf, args: cli::GateArgs) -> Result<Exit> {
+    let request = commands::gate::Request {
+        cwd,
+        sandboxes: args.sandboxes,
+        bases: args.bases,
+        start: args.start,
+        options: options(&args.size),
+    };
+    let rep = commands::gate::run(&request)?;
+    report::warn(&rep.warnings);
+    if let Some(path) = &args.pr_summary {
+        std::fs::write(path, report::gate::pr_summary(&rep))
+            .with_context(|| format!("writing --pr-summary {}", path.display()))?;
+    }
+    report::print(&match args.format {
+        Format::Text => report::gate::text(&rep),
+        Format::Json => report::gate::json(&rep),
+    })?;
+    Ok(match rep.status {
+        GateStatus::Failed => Exit::Findings,
+        GateStatus::NotJudged if args.require_judged => Exit::Findings,
+        _ => Exit::Pass,
+    })
 }

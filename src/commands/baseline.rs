@@ -1,0 +1,205 @@
+//! `structgate baseline init|refresh`: measure every owned file through the same path as
+//! `measure`, apply the ratchet rules of `crate::baseline`, write atomically.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::{Context as _, Result};
+
+use crate::baseline::{self, tsv, Baseline, Changes};
+use crate::commands::Workspace;
+use crate::measure::{self, Options};
+use crate::model::{FileOutcome, UnitValue};
+use crate::source::FileSource;
+use crate::terms::{self, ContextTerms, Terms};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Init,
+    Refresh,
+}
+
+pub struct Request {
+    pub cwd: PathBuf,
+    pub contexts: Vec<PathBuf>,
+    pub check: bool,
+    pub mode: Mode,
+    pub options: Options,
+}
+
+/// What happened to one context's baseline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// The context declares no limits: nothing written.
+    NoLimits,
+    /// `refresh` of a context without a baseline.
+    NoBaseline,
+    /// A new baseline (init).
+    Created,
+    /// An existing baseline changed (init: newly owned directories; refresh).
+    Updated,
+    /// Nothing to change.
+    Unchanged,
+}
+
+#[derive(Debug, Clone)]
+pub struct ContextResult {
+    pub name: String,
+    pub baseline_path: String,
+    pub action: Action,
+    pub changes: Changes,
+    /// Entries in the baseline after the run (or that would be, with `--check`).
+    pub entries: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct BaselineReport {
+    pub mode: Mode,
+    pub check: bool,
+    pub results: Vec<ContextResult>,
+    pub warnings: Vec<String>,
+}
+
+impl BaselineReport {
+    /// `--check` fails when any baseline would change.
+    pub fn would_change(&self) -> bool {
+        self.results
+            .iter()
+            .any(|r| matches!(r.action, Action::Created | Action::Updated))
+    }
+}
+
+pub fn run(request: &Request) -> Result<BaselineReport> {
+    let ws = Workspace::open(&request.cwd)?;
+    let restrict = ws.context_dirs(&request.cwd, &request.contexts)?;
+    let terms = terms::load(&ws.tree, &ws.repo_name, &restrict)?;
+    let mut warnings = terms.warnings.clone();
+    for ctx in &terms.contexts {
+        warnings.extend(ctx.unknown_keys.iter().cloned());
+    }
+    let values = measure_owned(&ws, &terms, &request.options, &mut warnings)?;
+    let mut results = Vec::new();
+    for ctx in &terms.contexts {
+        let owned_values = values.get(&ctx.context.dir).map_or(&[][..], |v| &v[..]);
+        let (result, next) = decide(&ws, request.mode, ctx, owned_values)?;
+        if !request.check && matches!(result.action, Action::Created | Action::Updated) {
+            if let Some(next) = next {
+                write(&ws, &result.baseline_path, &next)?;
+            }
+        }
+        results.push(result);
+    }
+    Ok(BaselineReport {
+        mode: request.mode,
+        check: request.check,
+        results,
+        warnings,
+    })
+}
+
+/// Measures every file the chosen contexts own, once, grouped by owning context dir.
+fn measure_owned(
+    ws: &Workspace,
+    terms: &Terms,
+    options: &Options,
+    warnings: &mut Vec<String>,
+) -> Result<BTreeMap<String, Vec<UnitValue>>> {
+    let mut targets: Vec<String> = terms
+        .contexts
+        .iter()
+        .filter(|c| c.limits.is_some())
+        .flat_map(|c| c.context.owned.iter().cloned())
+        .filter(|dir| ws.tree.abs(dir).is_dir())
+        .collect();
+    targets.sort();
+    targets.dedup();
+    let mut grouped: BTreeMap<String, Vec<UnitValue>> = BTreeMap::new();
+    if targets.is_empty() {
+        return Ok(grouped);
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for outcome in measure::measure_tree(&ws.root, &targets, options)? {
+        if !seen.insert(outcome.path().to_string()) {
+            continue;
+        }
+        match outcome {
+            FileOutcome::Measured(m) => {
+                warnings.extend(m.warnings.iter().map(|w| format!("{}: {w}", m.path)));
+                if let Some(owner) = terms.index.owner(&m.path) {
+                    grouped
+                        .entry(owner.dir.clone())
+                        .or_default()
+                        .extend(m.values());
+                }
+            }
+            FileOutcome::Skipped { path, reason } => {
+                warnings.push(format!("{path}: skipped: {reason}"));
+            }
+            FileOutcome::LeftOut { .. } => {}
+        }
+    }
+    Ok(grouped)
+}
+
+fn decide(
+    ws: &Workspace,
+    mode: Mode,
+    ctx: &ContextTerms,
+    values: &[UnitValue],
+) -> Result<(ContextResult, Option<Baseline>)> {
+    let baseline_path = ctx.context.baseline_path();
+    let mut result = ContextResult {
+        name: ctx.context.name.clone(),
+        baseline_path: baseline_path.clone(),
+        action: Action::NoLimits,
+        changes: Changes::default(),
+        entries: ctx.baseline.as_ref().map_or(0, |b| b.entries.len()),
+    };
+    let Some(limits) = &ctx.limits else {
+        return Ok((result, None));
+    };
+    let owned = &ctx.context.owned;
+    let (next, changes) = match (mode, &ctx.baseline) {
+        (Mode::Init, existing) => baseline::init(existing.as_ref(), limits, owned, values),
+        (Mode::Refresh, Some(existing)) => {
+            let renames = renames_for(ws, &baseline_path)?;
+            baseline::refresh(existing, limits, owned, values, &renames)
+        }
+        (Mode::Refresh, None) => {
+            result.action = Action::NoBaseline;
+            return Ok((result, None));
+        }
+    };
+    result.action = match &ctx.baseline {
+        None => Action::Created,
+        Some(old) if *old == next => Action::Unchanged,
+        Some(_) => Action::Updated,
+    };
+    result.entries = next.entries.len();
+    result.changes = changes;
+    Ok((result, Some(next)))
+}
+
+/// Files renamed since the commit that last changed the baseline file (SPEC §5).
+fn renames_for(ws: &Workspace, baseline_path: &str) -> Result<Vec<(String, String)>> {
+    let Some(repo) = &ws.repo else {
+        return Ok(Vec::new());
+    };
+    match repo.last_commit_touching(baseline_path)? {
+        Some(commit) => repo.renames_since(&commit),
+        None => Ok(Vec::new()),
+    }
+}
+
+fn write(ws: &Workspace, baseline_path: &str, next: &Baseline) -> Result<()> {
+    let text = tsv::render(next);
+    let unchanged = ws
+        .tree
+        .read(baseline_path)?
+        .is_some_and(|old| old == text.as_bytes());
+    if unchanged {
+        return Ok(());
+    }
+    tsv::write_atomic(&ws.tree.abs(baseline_path), text.as_bytes())
+        .with_context(|| format!("writing baseline {baseline_path}"))
+}

@@ -1,0 +1,34 @@
+//! `structgate limits`: each context's effective limits, bands, where each value came
+//! from, and its baseline state. The validator a catalog runs: unknown keys are errors.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+
+use crate::commands::Workspace;
+use crate::terms::{self, Terms};
+
+pub struct Request {
+    pub cwd: PathBuf,
+    pub contexts: Vec<PathBuf>,
+}
+
+pub fn run(request: &Request) -> Result<Terms> {
+    let ws = Workspace::open(&request.cwd)?;
+    let restrict = ws.context_dirs(&request.cwd, &request.contexts)?;
+    let terms = terms::load(&ws.tree, &ws.repo_name, &restrict)?;
+    let unknown: Vec<&String> = terms
+        .contexts
+        .iter()
+        .flat_map(|c| &c.unknown_keys)
+        .collect();
+    if !unknown.is_empty() {
+        let list: Vec<&str> = unknown.iter().map(|s| s.as_str()).collect();
+        bail!(
+            "{}\n(the keys structgate knows: {})",
+            list.join("\n"),
+            crate::limits::KNOWN_KEYS.join(", ")
+        );
+    }
+    Ok(terms)
+}

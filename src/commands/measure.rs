@@ -1,0 +1,115 @@
+//! `structgate measure`: walk → measure → judge each unit by its owning context's terms
+//! (working tree) → a report value.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use crate::commands::Workspace;
+use crate::judge::{Finding, Status};
+use crate::measure::{self, Options};
+use crate::model::{FileMeasure, FileOutcome, UnitValue};
+use crate::terms::{self, Terms};
+
+/// What `measure` was asked.
+pub struct Request {
+    pub cwd: PathBuf,
+    pub paths: Vec<PathBuf>,
+    pub contexts: Vec<PathBuf>,
+    pub options: Options,
+}
+
+/// One measured file with its owner and the status of each unit and file-level value.
+#[derive(Debug, Clone)]
+pub struct MeasuredFile {
+    pub measure: FileMeasure,
+    pub context: Option<String>,
+    /// Parallel to `measure.units`; `None` where no limit applies.
+    pub unit_status: Vec<Option<Finding>>,
+    /// `file_lines` and `types_per_file` of the file, where limited.
+    pub file_status: Vec<Finding>,
+}
+
+/// Everything `measure` prints.
+#[derive(Debug, Clone, Default)]
+pub struct MeasureReport {
+    pub files: Vec<MeasuredFile>,
+    pub skipped: Vec<(String, String)>,
+    /// One per judged key (same-name units merged at the worse value) that is not ok.
+    pub findings: Vec<Finding>,
+    pub warnings: Vec<String>,
+}
+
+impl MeasureReport {
+    /// `--check` fails when a value is past its band and not tolerated.
+    pub fn has_excess(&self) -> bool {
+        self.findings.iter().any(|f| f.status == Status::Excess)
+    }
+}
+
+pub fn run(request: &Request) -> Result<MeasureReport> {
+    let ws = Workspace::open(&request.cwd)?;
+    let restrict = ws.context_dirs(&request.cwd, &request.contexts)?;
+    let terms = terms::load(&ws.tree, &ws.repo_name, &restrict)?;
+    let mut targets = Vec::new();
+    for path in &request.paths {
+        targets.push(ws.relative(&request.cwd, path)?);
+    }
+    let outcomes = measure::measure_tree(&ws.root, &targets, &request.options)?;
+    let mut report = MeasureReport {
+        warnings: terms.warnings.clone(),
+        ..MeasureReport::default()
+    };
+    for ctx in &terms.contexts {
+        report.warnings.extend(ctx.unknown_keys.iter().cloned());
+    }
+    for outcome in outcomes {
+        match outcome {
+            FileOutcome::Measured(m) => add_file(&mut report, &terms, !restrict.is_empty(), m),
+            FileOutcome::Skipped { path, reason } => {
+                report.skipped.push((path, reason.to_string()))
+            }
+            FileOutcome::LeftOut { .. } => {}
+        }
+    }
+    Ok(report)
+}
+
+fn add_file(report: &mut MeasureReport, terms: &Terms, restricted: bool, m: FileMeasure) {
+    let owner = terms.owner(&m.path);
+    if restricted && owner.is_none() {
+        return;
+    }
+    for w in &m.warnings {
+        report.warnings.push(format!("{}: {w}", m.path));
+    }
+    let judge = |v: &UnitValue| owner.and_then(|o| o.judge(v));
+    let values = m.values();
+    report.findings.extend(
+        values
+            .iter()
+            .filter_map(judge)
+            .filter(|f| f.status != Status::Ok),
+    );
+    let unit_status = m
+        .units
+        .iter()
+        .map(|u| {
+            judge(&UnitValue {
+                path: m.path.clone(),
+                unit: u.name.clone(),
+                metric: u.kind.metric(),
+                value: u.lines(),
+                start_line: u.start_line,
+                end_line: u.end_line,
+            })
+        })
+        .collect();
+    let file_status = values.iter().take(2).filter_map(judge).collect();
+    report.files.push(MeasuredFile {
+        context: owner.map(|o| o.context.name.clone()),
+        measure: m,
+        unit_status,
+        file_status,
+    });
+}

@@ -1,0 +1,87 @@
+//! The commands: each wires the pipeline stages for one subcommand and returns a report
+//! value; printing is left to `crate::report`.
+
+pub mod baseline;
+pub mod gate;
+pub mod limits;
+pub mod measure;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context as _, Result};
+
+use crate::git::Repo;
+use crate::source::WorkTree;
+
+/// Where a command runs: the repository's working tree (or, outside git, the current
+/// directory), and the git repository when there is one.
+pub struct Workspace {
+    /// The directory paths are relative to.
+    pub root: PathBuf,
+    /// Names a context at the root that has no `meta.name`.
+    pub repo_name: String,
+    pub tree: WorkTree,
+    pub repo: Option<Repo>,
+}
+
+impl Workspace {
+    /// Opens the workspace that holds `dir` (the `-C DIR`, or the current directory).
+    pub fn open(dir: &Path) -> Result<Workspace> {
+        let dir = dir
+            .canonicalize()
+            .with_context(|| format!("cannot open directory {}", dir.display()))?;
+        let repo = Repo::discover(&dir).ok();
+        let root = match repo.as_ref().and_then(|r| r.workdir()) {
+            Some(workdir) => workdir
+                .canonicalize()
+                .with_context(|| format!("cannot open directory {}", workdir.display()))?,
+            None => dir,
+        };
+        let repo_name = dir_name(&root);
+        Ok(Workspace {
+            tree: WorkTree::new(root.clone()),
+            root,
+            repo_name,
+            repo,
+        })
+    }
+
+    /// A user-given path (relative to `cwd`) as a root-relative path with `/`; an error
+    /// when it does not exist or lies outside the root.
+    pub fn relative(&self, cwd: &Path, path: &Path) -> Result<String> {
+        let joined = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            cwd.join(path)
+        };
+        let abs = joined
+            .canonicalize()
+            .with_context(|| format!("{}: no such file or directory", path.display()))?;
+        if !abs.starts_with(&self.root) {
+            bail!(
+                "{} is outside the repository at {}",
+                path.display(),
+                self.root.display()
+            );
+        }
+        crate::walk::rel_path(&self.root, &abs)
+    }
+
+    /// `--context DIR` values as root-relative directories.
+    pub fn context_dirs(&self, cwd: &Path, dirs: &[PathBuf]) -> Result<Vec<String>> {
+        dirs.iter()
+            .map(|d| {
+                self.relative(cwd, d)
+                    .map_err(|e| anyhow!("--context {}: {e:#}", d.display()))
+            })
+            .collect()
+    }
+}
+
+/// The name of a directory (names a root context without `meta.name`).
+pub fn dir_name(dir: &Path) -> String {
+    dir.file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("root")
+        .to_string()
+}

@@ -1,0 +1,123 @@
+//! `baseline init|refresh` output: one line per context, and with `--check` what would
+//! change, entry by entry.
+
+use std::fmt::Write as _;
+
+use serde_json::json;
+
+use crate::baseline::{Changes, EntryKey};
+use crate::commands::baseline::{Action, BaselineReport, ContextResult, Mode};
+
+fn counts(c: &Changes) -> String {
+    format!(
+        "{} added, {} lowered, {} dropped{}",
+        c.added.len(),
+        c.lowered.len(),
+        c.dropped.len(),
+        if c.moved.is_empty() {
+            String::new()
+        } else {
+            format!(", {} moved to a renamed file", c.moved.len())
+        }
+    )
+}
+
+fn line(report: &BaselineReport, r: &ContextResult) -> String {
+    let (name, path, n) = (&r.name, &r.baseline_path, r.entries);
+    let would = if report.check { "would write" } else { "wrote" };
+    match (&r.action, report.mode) {
+        (Action::NoLimits, _) => format!("{name}: no Limits declared; no baseline written"),
+        (Action::NoBaseline, _) => {
+            format!("{name}: no baseline to refresh ({path} does not exist; run `structgate baseline init`)")
+        }
+        (Action::Created, _) => format!("{name}: {would} {path} with {n} unit(s)"),
+        (Action::Unchanged, Mode::Init) => {
+            format!("{name}: {path} exists; kept as it is ({n} unit(s))")
+        }
+        (Action::Unchanged, Mode::Refresh) => format!("{name}: {path} is up to date ({n} unit(s))"),
+        (Action::Updated, mode) => {
+            let verb = match (report.check, mode) {
+                (true, _) => "would update",
+                (false, Mode::Init) => "updated",
+                (false, Mode::Refresh) => "refreshed",
+            };
+            format!("{name}: {verb} {path}: {}; {n} unit(s)", counts(&r.changes))
+        }
+    }
+}
+
+fn key_text(k: &EntryKey) -> String {
+    format!("{} {} {}", k.path, k.unit, k.metric)
+}
+
+fn details(out: &mut String, c: &Changes) {
+    for (k, v) in &c.added {
+        let _ = writeln!(out, "  + {} {v}", key_text(k));
+    }
+    for (k, old, new) in &c.lowered {
+        let _ = writeln!(out, "  ~ {} {old} -> {new}", key_text(k));
+    }
+    for (k, v) in &c.dropped {
+        let _ = writeln!(out, "  - {} {v}", key_text(k));
+    }
+    for (from, to) in &c.moved {
+        let _ = writeln!(out, "  > {} -> {}", key_text(from), key_text(to));
+    }
+}
+
+pub fn text(report: &BaselineReport) -> String {
+    let mut out = String::new();
+    for r in &report.results {
+        let _ = writeln!(out, "{}", line(report, r));
+        if report.check {
+            details(&mut out, &r.changes);
+        }
+    }
+    if report.results.is_empty() {
+        out.push_str("no context.yaml found\n");
+    }
+    out
+}
+
+fn entry(k: &EntryKey, value: serde_json::Value) -> serde_json::Value {
+    json!({"path": k.path, "unit": k.unit, "metric": k.metric.key(), "value": value})
+}
+
+fn changes_json(c: &Changes) -> serde_json::Value {
+    json!({
+        "added": c.added.iter().map(|(k, v)| entry(k, json!(v))).collect::<Vec<_>>(),
+        "lowered": c.lowered.iter().map(|(k, o, n)| {
+            let mut e = entry(k, json!(n));
+            e["old_value"] = json!(o);
+            e
+        }).collect::<Vec<_>>(),
+        "dropped": c.dropped.iter().map(|(k, v)| entry(k, json!(v))).collect::<Vec<_>>(),
+        "moved": c.moved.iter().map(|(f, t)| json!({"from": entry(f, json!(null)), "to": entry(t, json!(null))})).collect::<Vec<_>>(),
+    })
+}
+
+fn action_key(a: &Action) -> &'static str {
+    match a {
+        Action::NoLimits => "no_limits",
+        Action::NoBaseline => "no_baseline",
+        Action::Created => "created",
+        Action::Updated => "updated",
+        Action::Unchanged => "unchanged",
+    }
+}
+
+pub fn json(report: &BaselineReport) -> String {
+    let contexts: Vec<_> = report
+        .results
+        .iter()
+        .map(|r| {
+            json!({"name": r.name, "baseline": r.baseline_path, "action": action_key(&r.action),
+                   "entries": r.entries, "changes": changes_json(&r.changes)})
+        })
+        .collect();
+    super::json_text(&json!({
+        "check": report.check,
+        "changed": report.would_change(),
+        "contexts": contexts,
+    }))
+}

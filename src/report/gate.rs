@@ -1,0 +1,136 @@
+//! `gate` output: the text report of SPEC §6, its JSON object, and the `--pr-summary`
+//! Markdown.
+
+use std::fmt::Write as _;
+
+use serde_json::json;
+
+use crate::commands::gate::{GateReport, GateStatus};
+use crate::report::{count, finding_detail, finding_json};
+
+fn finding_line(f: &crate::judge::Finding) -> String {
+    format!("{} {}: {}", f.path, f.unit, finding_detail(f))
+}
+
+fn names(report: &GateReport, judged: bool) -> Vec<String> {
+    report
+        .contexts
+        .iter()
+        .filter(|c| c.judged == judged)
+        .map(|c| match &c.reason {
+            Some(reason) => format!("{} ({reason})", c.name),
+            None => c.name.clone(),
+        })
+        .collect()
+}
+
+fn headline(report: &GateReport) -> String {
+    let files = count(report.judged_files, "file");
+    let contexts = count(
+        report.contexts.iter().filter(|c| c.judged).count(),
+        "context",
+    );
+    match report.status {
+        GateStatus::Passed => {
+            format!("structure judged {files} in {contexts}, within their Limits")
+        }
+        GateStatus::Failed => format!(
+            "structure judged {files} in {contexts}: {} past the band",
+            count(report.excesses.len(), "excess")
+        ),
+        GateStatus::NotJudged => String::new(),
+    }
+}
+
+pub fn text(report: &GateReport) -> String {
+    let mut out = String::new();
+    if let (Some(base), Some(via)) = (&report.base, &report.base_via) {
+        let _ = writeln!(out, "base {base} ({via})");
+    }
+    let head = headline(report);
+    if !head.is_empty() {
+        let _ = writeln!(out, "{head}");
+    }
+    for f in &report.excesses {
+        let _ = writeln!(out, "{}", finding_line(f));
+    }
+    for nj in &report.not_judged {
+        let _ = writeln!(out, "structure not judged: {}: {}", nj.reason, nj.detail);
+    }
+    let (judged, not) = (names(report, true), names(report, false));
+    if !judged.is_empty() && !not.is_empty() {
+        let _ = writeln!(
+            out,
+            "structure not judged in {}; judged: {}",
+            not.join(", "),
+            judged.join(", ")
+        );
+    }
+    if !report.divergences.is_empty() {
+        out.push_str("Structure within tolerance:\n");
+        for f in &report.divergences {
+            let _ = writeln!(out, "  {}", finding_line(f));
+        }
+    }
+    for (from, to) in &report.renamed {
+        let _ = writeln!(
+            out,
+            "renamed {from} -> {to}: judged at the new path, with the baseline entries of {from}"
+        );
+    }
+    for (path, reason) in &report.skipped {
+        let _ = writeln!(out, "skipped {path}: {reason}");
+    }
+    for (path, reason) in &report.left_out {
+        let _ = writeln!(out, "left out {path}: {reason}");
+    }
+    out
+}
+
+fn pairs(list: &[(String, String)], a: &str, b: &str) -> Vec<serde_json::Value> {
+    list.iter().map(|(x, y)| json!({a: x, b: y})).collect()
+}
+
+pub fn json(report: &GateReport) -> String {
+    let contexts: Vec<_> = report
+        .contexts
+        .iter()
+        .map(|c| json!({"name": c.name, "judged": c.judged, "reason": c.reason}))
+        .collect();
+    let not_judged: Vec<_> = report
+        .not_judged
+        .iter()
+        .map(|n| json!({"reason": n.reason, "detail": n.detail}))
+        .collect();
+    super::json_text(&json!({
+        "status": report.status.key(),
+        "base": report.base,
+        "judged_files": report.judged_files,
+        "contexts": contexts,
+        "excesses": report.excesses.iter().map(finding_json).collect::<Vec<_>>(),
+        "divergences": report.divergences.iter().map(finding_json).collect::<Vec<_>>(),
+        "not_judged": not_judged,
+        "skipped": pairs(&report.skipped, "path", "reason"),
+        "left_out": pairs(&report.left_out, "path", "reason"),
+        "renamed": pairs(&report.renamed, "from", "to"),
+        "contract_findings": [],
+    }))
+}
+
+/// The `--pr-summary` Markdown: divergences, and excesses when there are any.
+pub fn pr_summary(report: &GateReport) -> String {
+    let mut out = String::from("### Structure within tolerance\n\n");
+    if report.divergences.is_empty() {
+        out.push_str("None.\n");
+    }
+    for f in &report.divergences {
+        let _ = writeln!(out, "- `{}` `{}`: {}", f.path, f.unit, finding_detail(f));
+    }
+    if !report.excesses.is_empty() {
+        out.push_str("\n### Structure past the band\n\n");
+        for f in &report.excesses {
+            let _ = writeln!(out, "- `{}` `{}`: {}", f.path, f.unit, finding_detail(f));
+        }
+    }
+    out
+}

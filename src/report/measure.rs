@@ -1,0 +1,182 @@
+//! `measure` output: text (one line per unit), JSON (SPEC §7) and TSV.
+
+use std::fmt::Write as _;
+
+use serde_json::json;
+
+use crate::baseline::tsv::escape;
+use crate::commands::measure::{MeasureReport, MeasuredFile};
+use crate::judge::{Finding, Status};
+use crate::model::UnitKind;
+use crate::report::{count, finding_json, status_text};
+
+struct Row {
+    location: String,
+    kind: &'static str,
+    name: String,
+    size: String,
+    status: Option<String>,
+}
+
+fn rows(file: &MeasuredFile) -> Vec<Row> {
+    let m = &file.measure;
+    let file_status: Vec<String> = file
+        .file_status
+        .iter()
+        .filter(|f| f.status != Status::Ok)
+        .map(status_text)
+        .collect();
+    let file_word = if file.file_status.is_empty() {
+        None
+    } else if file_status.is_empty() {
+        Some("ok".to_string())
+    } else {
+        Some(file_status.join("; "))
+    };
+    let mut out = vec![Row {
+        location: format!("{}:1", m.path),
+        kind: "file",
+        name: m.file_name().to_string(),
+        size: format!("{} lines, {} types", m.lines, m.types),
+        status: file_word,
+    }];
+    for (unit, status) in m.units.iter().zip(&file.unit_status) {
+        out.push(Row {
+            location: format!("{}:{}", m.path, unit.start_line),
+            kind: unit.kind.key(),
+            name: unit.name.clone(),
+            size: format!("{} lines", unit.lines()),
+            status: status.as_ref().map(status_text),
+        });
+    }
+    out
+}
+
+/// Text: one aligned line per file and unit, then a summary and skipped files.
+pub fn text(report: &MeasureReport) -> String {
+    let all: Vec<Row> = report.files.iter().flat_map(rows).collect();
+    let loc_w = all.iter().map(|r| r.location.len()).max().unwrap_or(0);
+    let name_w = all
+        .iter()
+        .map(|r| r.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for r in &all {
+        let mut line = format!(
+            "{:loc_w$}  {:8}  {:name_w$}  {}",
+            r.location, r.kind, r.name, r.size
+        );
+        if let Some(status) = &r.status {
+            line.push_str("  ");
+            line.push_str(status);
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    out.push_str(&summary(report));
+    for (path, reason) in &report.skipped {
+        let _ = writeln!(out, "skipped {path}: {reason}");
+    }
+    out
+}
+
+fn summary(report: &MeasureReport) -> String {
+    let units = report.files.iter().flat_map(|f| &f.measure.units);
+    let functions = units
+        .clone()
+        .filter(|u| u.kind == UnitKind::Function)
+        .count();
+    let types = units.filter(|u| u.kind == UnitKind::Type).count();
+    let mut parts = vec![format!(
+        "measured {}: {}, {}",
+        count(report.files.len(), "file"),
+        count(functions, "function"),
+        count(types, "type")
+    )];
+    let by = |s: Status| report.findings.iter().filter(|f| f.status == s).count();
+    let judged = report.files.iter().any(|f| !f.file_status.is_empty());
+    if judged {
+        parts.push(format!(
+            "{} past the band, {} within tolerance, {} tolerated by the baseline",
+            count(by(Status::Excess), "excess"),
+            count(by(Status::Divergence), "divergence"),
+            by(Status::Tolerated)
+        ));
+    }
+    if !report.skipped.is_empty() {
+        parts.push(format!("{} skipped", report.skipped.len()));
+    }
+    format!("{}\n", parts.join("; "))
+}
+
+/// JSON: exactly the SPEC §7 object, plus `findings` (every value past its limit, with
+/// its `status`).
+pub fn json(report: &MeasureReport) -> String {
+    let files: Vec<_> = report
+        .files
+        .iter()
+        .map(|f| {
+            let m = &f.measure;
+            let units: Vec<_> = m
+                .units
+                .iter()
+                .map(|u| {
+                    json!({"name": u.name, "kind": u.kind.key(), "start_line": u.start_line,
+                           "end_line": u.end_line, "lines": u.lines()})
+                })
+                .collect();
+            json!({"path": m.path, "language": m.language.key(), "lines": m.lines,
+                   "types": m.types, "context": f.context, "units": units})
+        })
+        .collect();
+    let skipped: Vec<_> = report
+        .skipped
+        .iter()
+        .map(|(path, reason)| json!({"path": path, "reason": reason}))
+        .collect();
+    let findings: Vec<_> = report.findings.iter().map(finding_with_status).collect();
+    super::json_text(&json!({"files": files, "skipped": skipped, "findings": findings}))
+}
+
+fn finding_with_status(f: &Finding) -> serde_json::Value {
+    let mut v = finding_json(f);
+    v["status"] = json!(f.status.key());
+    v
+}
+
+/// TSV: a header, then one row per file-level value and per unit:
+/// path, unit, metric, value, start_line, end_line, status (`-` where no limit applies).
+pub fn tsv(report: &MeasureReport) -> String {
+    let mut out = String::from("path\tunit\tmetric\tvalue\tstart_line\tend_line\tstatus\n");
+    for f in &report.files {
+        let m = &f.measure;
+        let last = m.lines.max(1);
+        for (metric, value) in [("file_lines", m.lines), ("types_per_file", m.types)] {
+            let status = f
+                .file_status
+                .iter()
+                .find(|s| s.metric.key() == metric)
+                .map_or("-", |s| s.status.key());
+            let _ = writeln!(
+                out,
+                "{}\t{}\t{metric}\t{value}\t1\t{last}\t{status}",
+                escape(&m.path),
+                escape(m.file_name())
+            );
+        }
+        for (u, s) in m.units.iter().zip(&f.unit_status) {
+            let _ = writeln!(
+                out,
+                "{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                escape(&m.path),
+                escape(&u.name),
+                u.kind.metric(),
+                u.lines(),
+                u.start_line,
+                u.end_line,
+                s.as_ref().map_or("-", |s| s.status.key())
+            );
+        }
+    }
+    out
+}

@@ -1,0 +1,132 @@
+//! The terms a context is judged by — its `context.yaml`, `principles.md` Limits and
+//! `structure-baseline.tsv` — read together from one [`FileSource`]: the working tree for
+//! `measure`, `limits` and `baseline`, the merge-base's tree for `gate` (SPEC §6 step 2).
+
+use anyhow::{Context as _, Result};
+
+use crate::baseline::{tsv, Baseline};
+use crate::context::{self, Context, Contexts};
+use crate::judge::{self, Finding};
+use crate::limits::{self, Limits};
+use crate::model::UnitValue;
+use crate::source::FileSource;
+
+/// One context with its limits and baseline.
+#[derive(Debug, Clone)]
+pub struct ContextTerms {
+    pub context: Context,
+    /// `None` when the context declares no limits (no principles.md, no `## Limits`, no
+    /// fence, an empty fence, or a fence that limits no metric).
+    pub limits: Option<Limits>,
+    /// Every value as read (also when it limits nothing), for `structgate limits`.
+    pub declared: Limits,
+    pub principles_found: bool,
+    /// Unknown keys of principles.md as `file:line: unknown key "x"` messages.
+    pub unknown_keys: Vec<String>,
+    pub baseline: Option<Baseline>,
+}
+
+impl ContextTerms {
+    /// True when the gate judges this context: limits and a baseline (SPEC §5, §6).
+    pub fn judged(&self) -> bool {
+        self.limits.is_some() && self.baseline.is_some()
+    }
+
+    /// Judges one value by these terms; `None` when the metric has no limit here.
+    pub fn judge(&self, value: &UnitValue) -> Option<Finding> {
+        self.judge_as(value, &value.path, &value.unit)
+    }
+
+    /// Judges a value with the allowance recorded under another path and unit name
+    /// (a renamed file keeps its old path's entries, SPEC §6 step 3).
+    pub fn judge_as(&self, value: &UnitValue, path: &str, unit: &str) -> Option<Finding> {
+        let allowance = self.allowance(path, unit, value);
+        self.judge_with(value, allowance)
+    }
+
+    /// The baseline's allowance for a value recorded under `path` and `unit`.
+    pub fn allowance(&self, path: &str, unit: &str, value: &UnitValue) -> Option<u64> {
+        self.baseline
+            .as_ref()
+            .and_then(|b| b.allowance(path, unit, value.metric))
+    }
+
+    /// Judges a value by these limits with a given allowance.
+    pub fn judge_with(&self, value: &UnitValue, allowance: Option<u64>) -> Option<Finding> {
+        judge::judge_value(self.limits.as_ref()?, value, allowance)
+    }
+}
+
+/// The terms of every context of a source.
+#[derive(Debug, Clone, Default)]
+pub struct Terms {
+    /// The chosen contexts (all, or those named by `--context`), sorted by directory.
+    pub contexts: Vec<ContextTerms>,
+    /// Warnings met while reading (duplicate baseline entries, ...).
+    pub warnings: Vec<String>,
+    /// Every context of the source: ownership is decided among all of them, so a file
+    /// of an unchosen context is never billed to a chosen one.
+    pub index: Contexts,
+}
+
+impl Terms {
+    /// The terms of the context that owns `path`.
+    pub fn owner(&self, path: &str) -> Option<&ContextTerms> {
+        let owner = self.index.owner(path)?;
+        self.contexts.iter().find(|c| c.context.dir == owner.dir)
+    }
+}
+
+/// Reads contexts, limits and baselines from `source`; `restrict` keeps only the contexts
+/// in those directories (`--context DIR`).
+pub fn load(source: &dyn FileSource, repo_name: &str, restrict: &[String]) -> Result<Terms> {
+    let all = context::discover(source, repo_name)?;
+    let chosen = if restrict.is_empty() {
+        all.clone()
+    } else {
+        all.restrict(restrict)?
+    };
+    let mut terms = Terms::default();
+    for ctx in &chosen.list {
+        terms
+            .contexts
+            .push(load_one(source, ctx, &mut terms.warnings)?);
+    }
+    terms.index = all;
+    Ok(terms)
+}
+
+fn load_one(
+    source: &dyn FileSource,
+    ctx: &Context,
+    warnings: &mut Vec<String>,
+) -> Result<ContextTerms> {
+    let principles = ctx.principles_path();
+    let read = limits::read(source, &principles)?;
+    let principles_found = read.is_some();
+    let (declared, unknown_keys) = match read {
+        Some(read) => {
+            let unknown: Vec<String> = read.unknown_keys.iter().map(|k| k.to_string()).collect();
+            (read.limits, unknown)
+        }
+        None => (Limits::default(), Vec::new()),
+    };
+    let baseline_path = ctx.baseline_path();
+    let baseline = match source.read(&baseline_path)? {
+        Some(bytes) => {
+            let parsed = tsv::parse(&bytes, &baseline_path)
+                .with_context(|| format!("reading baseline {baseline_path}"))?;
+            warnings.extend(parsed.warnings);
+            Some(parsed.baseline)
+        }
+        None => None,
+    };
+    Ok(ContextTerms {
+        context: ctx.clone(),
+        limits: declared.has_limits().then(|| declared.clone()),
+        declared,
+        principles_found,
+        unknown_keys,
+        baseline,
+    })
+}

@@ -1,0 +1,221 @@
+//! `structgate baseline init|refresh` on scenario repositories (SPEC §5).
+
+mod common;
+
+use common::{cs_class, principles, Scenario};
+
+const HEADER: &str = "# path\tunit\tmetric\tvalue — units over their Limits when measured, each tolerated up to its value\n";
+
+fn repo(limits: &str) -> Scenario {
+    let s = Scenario::git();
+    s.write(
+        "context.yaml",
+        "meta:\n  name: inventory\nsources:\n  - src\n",
+    );
+    s.write("principles.md", &principles(limits));
+    s
+}
+
+#[test]
+fn init_writes_excesses_but_not_divergences() {
+    let s = repo("function_lines: 10\ntolerance_percent: 20\n");
+    s.write(
+        "src/A.cs",
+        &cs_class("A", &[("Over", 13), ("Within", 12), ("Fine", 5)]),
+    );
+    let run = s.run(&["baseline", "init"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "inventory: wrote structure-baseline.tsv with 1 unit(s)\n"
+    );
+    assert_eq!(
+        s.read("structure-baseline.tsv"),
+        format!(
+            "{HEADER}# measured with: function_lines=10 tolerance_percent=20\n# owned:\tsrc\n\
+             src/A.cs\tA.Over\tfunction_lines\t13\n"
+        )
+    );
+}
+
+#[test]
+fn init_with_nothing_past_the_band_writes_the_header_alone() {
+    let s = repo("function_lines: 10\n");
+    s.write("src/A.cs", &cs_class("A", &[("Fine", 5)]));
+    let run = s.run(&["baseline", "init"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        s.read("structure-baseline.tsv"),
+        format!("{HEADER}# measured with: function_lines=10 tolerance_percent=0\n# owned:\tsrc\n")
+    );
+}
+
+#[test]
+fn init_without_limits_writes_nothing_and_says_so() {
+    let s = Scenario::git();
+    s.write("web/context.yaml", "meta:\n  name: web\n");
+    s.write("web/principles.md", "# Principles\n\nNo limits here.\n");
+    let run = s.run(&["baseline", "init"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stdout, "web: no Limits declared; no baseline written\n");
+    assert!(!s.abs("web/structure-baseline.tsv").exists());
+}
+
+#[test]
+fn rerunning_init_changes_nothing_byte_for_byte() {
+    let s = repo("function_lines: 10\n");
+    s.write("src/A.cs", &cs_class("A", &[("Over", 13)]));
+    assert_eq!(s.run(&["baseline", "init"]).code, 0);
+    let first = s.read("structure-baseline.tsv");
+    s.write("src/A.cs", &cs_class("A", &[("Over", 15), ("Other", 30)]));
+    let run = s.run(&["baseline", "init"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "inventory: structure-baseline.tsv exists; kept as it is (1 unit(s))\n"
+    );
+    assert_eq!(s.read("structure-baseline.tsv"), first);
+    let check = s.run(&["baseline", "init", "--check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+}
+
+#[test]
+fn init_check_writes_nothing_and_fails() {
+    let s = repo("function_lines: 10\n");
+    s.write("src/A.cs", &cs_class("A", &[("Over", 13)]));
+    let run = s.run(&["baseline", "init", "--check"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "inventory: would write structure-baseline.tsv with 1 unit(s)\n  + src/A.cs A.Over function_lines 13\n"
+    );
+    assert!(!s.abs("structure-baseline.tsv").exists());
+}
+
+#[test]
+fn refresh_lowers_drops_and_never_adds_a_unit_that_grew() {
+    let s = repo("function_lines: 10\n");
+    s.write(
+        "src/A.cs",
+        &cs_class("A", &[("Shrinks", 20), ("Heals", 20), ("Grows", 5)]),
+    );
+    s.write("src/B.cs", &cs_class("B", &[("Gone", 20)]));
+    assert_eq!(s.run(&["baseline", "init"]).code, 0);
+    s.commit("base");
+    s.write(
+        "src/A.cs",
+        &cs_class("A", &[("Shrinks", 15), ("Heals", 8), ("Grows", 30)]),
+    );
+    s.remove("src/B.cs");
+    let check = s.run(&["baseline", "refresh", "--check"]);
+    assert_eq!(check.code, 1, "{check:?}");
+    assert_eq!(
+        check.stdout,
+        "inventory: would update structure-baseline.tsv: 0 added, 1 lowered, 2 dropped; 1 unit(s)\n\
+         \x20 ~ src/A.cs A.Shrinks function_lines 20 -> 15\n\
+         \x20 - src/A.cs A.Heals function_lines 20\n\
+         \x20 - src/B.cs B.Gone function_lines 20\n"
+    );
+    let run = s.run(&["baseline", "refresh"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        s.read("structure-baseline.tsv"),
+        format!(
+            "{HEADER}# measured with: function_lines=10 tolerance_percent=0\n# owned:\tsrc\n\
+             src/A.cs\tA.Shrinks\tfunction_lines\t15\n"
+        )
+    );
+    let again = s.run(&["baseline", "refresh", "--check"]);
+    assert_eq!(again.code, 0, "{again:?}");
+}
+
+#[test]
+fn a_lowered_limit_exposes_units_but_not_those_that_grew() {
+    let s = repo("function_lines: 20\n");
+    s.write(
+        "src/A.cs",
+        &cs_class("A", &[("Exposed", 15), ("Grows", 10)]),
+    );
+    assert_eq!(s.run(&["baseline", "init"]).code, 0);
+    s.write("principles.md", &principles("function_lines: 12\n"));
+    s.write(
+        "src/A.cs",
+        &cs_class("A", &[("Exposed", 15), ("Grows", 25)]),
+    );
+    let run = s.run(&["baseline", "refresh"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        s.read("structure-baseline.tsv"),
+        format!(
+            "{HEADER}# measured with: function_lines=12 tolerance_percent=0\n# owned:\tsrc\n\
+             src/A.cs\tA.Exposed\tfunction_lines\t15\n"
+        )
+    );
+}
+
+#[test]
+fn a_raised_limit_drops_entries_now_inside_the_band() {
+    let s = repo("function_lines: 10\n");
+    s.write("src/A.cs", &cs_class("A", &[("Long", 15)]));
+    assert_eq!(s.run(&["baseline", "init"]).code, 0);
+    s.write(
+        "principles.md",
+        &principles("function_lines: 10\ntolerance_percent: 50\n"),
+    );
+    let run = s.run(&["baseline", "refresh"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        s.read("structure-baseline.tsv"),
+        format!("{HEADER}# measured with: function_lines=10 tolerance_percent=50\n# owned:\tsrc\n")
+    );
+}
+
+#[test]
+fn a_malformed_baseline_is_an_error_and_left_as_it_was() {
+    let s = repo("function_lines: 10\n");
+    s.write("src/A.cs", &cs_class("A", &[("Long", 15)]));
+    let bad = format!("{HEADER}src/A.cs\tA.Long\tfunction_lines\tmany\n");
+    s.write("structure-baseline.tsv", &bad);
+    let run = s.run(&["baseline", "refresh"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr.contains("structure-baseline.tsv:2"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(s.read("structure-baseline.tsv"), bad);
+}
+
+#[test]
+fn a_git_mv_moves_entries_on_refresh() {
+    let s = repo("function_lines: 10\n");
+    s.write("src/A.cs", &cs_class("A", &[("Long", 15)]));
+    assert_eq!(s.run(&["baseline", "init"]).code, 0);
+    s.commit("base");
+    s.git_ok(&["mv", "src/A.cs", "src/Moved.cs"]);
+    let run = s.run(&["baseline", "refresh"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        s.read("structure-baseline.tsv"),
+        format!(
+            "{HEADER}# measured with: function_lines=10 tolerance_percent=0\n# owned:\tsrc\n\
+             src/Moved.cs\tA.Long\tfunction_lines\t15\n"
+        )
+    );
+}
+
+#[test]
+fn measure_marks_tolerated_units() {
+    let s = repo("function_lines: 10\n");
+    s.write("src/A.cs", &cs_class("A", &[("Long", 15)]));
+    assert_eq!(s.run(&["measure", "--check", "src"]).code, 1);
+    assert_eq!(s.run(&["baseline", "init"]).code, 0);
+    let run = s.run(&["measure", "--check", "src"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout
+            .contains("  A.Long  15 lines  tolerated (limit 10, band 10, baseline 15)\n"),
+        "{}",
+        run.stdout
+    );
+}

@@ -1,0 +1,152 @@
+//! Scenario repositories for the binary-level tests: a temp dir, optionally a git
+//! repository built with the `git` program, and a way to run the built binary in it.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use assert_cmd::cargo::CommandCargoExt;
+
+pub struct Scenario {
+    pub dir: tempfile::TempDir,
+}
+
+/// The result of one structgate run.
+#[derive(Debug)]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Scenario {
+    /// An empty directory (not a git repository).
+    pub fn plain() -> Scenario {
+        Scenario {
+            dir: tempfile::Builder::new()
+                .prefix("sg")
+                .tempdir()
+                .expect("temp dir"),
+        }
+    }
+
+    /// A git repository on branch `main` with no commits.
+    pub fn git() -> Scenario {
+        let s = Scenario::plain();
+        s.git_ok(&["init", "-q", "-b", "main"]);
+        s.git_ok(&["config", "user.name", "Test"]);
+        s.git_ok(&["config", "user.email", "test@example.com"]);
+        s.git_ok(&["config", "commit.gpgsign", "false"]);
+        s
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn abs(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    /// Writes a file, creating its directories.
+    pub fn write(&self, rel: &str, text: &str) -> &Scenario {
+        self.write_bytes(rel, text.as_bytes())
+    }
+
+    pub fn write_bytes(&self, rel: &str, bytes: &[u8]) -> &Scenario {
+        let p = self.abs(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, bytes).expect("write");
+        self
+    }
+
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.abs(rel)).expect("read")
+    }
+
+    pub fn remove(&self, rel: &str) {
+        std::fs::remove_file(self.abs(rel)).expect("remove");
+    }
+
+    /// Runs `git` in the scenario and returns its stdout; panics when it fails.
+    pub fn git_ok(&self, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(self.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", self.path())
+            .output()
+            .expect("git runs");
+        assert!(
+            out.status.success(),
+            "git {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// `git add -A && git commit -m msg`.
+    pub fn commit(&self, msg: &str) -> String {
+        self.git_ok(&["add", "-A"]);
+        self.git_ok(&["commit", "-q", "--allow-empty", "-m", msg]);
+        self.git_ok(&["rev-parse", "HEAD"]).trim().to_string()
+    }
+
+    /// Runs the built binary with `args` in the scenario directory.
+    pub fn run(&self, args: &[&str]) -> Run {
+        self.run_in(self.path(), args)
+    }
+
+    pub fn run_in(&self, dir: &Path, args: &[&str]) -> Run {
+        let out = Command::cargo_bin("structgate")
+            .expect("binary")
+            .args(args)
+            .current_dir(dir)
+            .env("HOME", self.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("structgate runs");
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+}
+
+/// A C# method of exactly `lines` lines (`lines` ≥ 3) named `name`, indented for a class
+/// body, with a trailing newline.
+pub fn cs_method(name: &str, lines: usize) -> String {
+    let mut s = format!("    public void {name}()\n    {{\n");
+    for i in 0..lines.saturating_sub(3) {
+        s.push_str(&format!("        var x{i} = {i};\n"));
+    }
+    s.push_str("    }\n");
+    s
+}
+
+/// A C# file holding class `class` with the given methods (name, lines).
+pub fn cs_class(class: &str, methods: &[(&str, usize)]) -> String {
+    let mut s = format!("public class {class}\n{{\n");
+    for (name, lines) in methods {
+        s.push_str(&cs_method(name, *lines));
+    }
+    s.push_str("}\n");
+    s
+}
+
+/// A Rust free function of exactly `lines` lines (`lines` ≥ 2).
+pub fn rs_fn(name: &str, lines: usize) -> String {
+    let mut s = format!("fn {name}() {{\n");
+    for i in 0..lines.saturating_sub(2) {
+        s.push_str(&format!("    let _x{i} = {i};\n"));
+    }
+    s.push_str("}\n");
+    s
+}
+
+/// A principles.md with a `## Limits` fence holding `yaml`.
+pub fn principles(yaml: &str) -> String {
+    format!("# Principles\n\n## Limits\n\n```yaml\n{yaml}```\n")
+}

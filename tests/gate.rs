@@ -1,0 +1,412 @@
+//! `structgate gate` on scenario repositories (SPEC §6).
+
+mod common;
+
+use common::{cs_class, principles, Scenario};
+
+const CONTEXT: &str = "meta:\n  name: inventory\nsources:\n  - src\n";
+
+/// A repository whose `main` holds one context (limit function_lines 10, band 12), an
+/// old excess `Big.Old` (20 lines) recorded in the baseline, and a small file; HEAD is a
+/// new branch `feature` cut from `main`.
+fn repo() -> Scenario {
+    let s = Scenario::git();
+    s.write("context.yaml", CONTEXT);
+    s.write(
+        "principles.md",
+        &principles("function_lines: 10\ntolerance_percent: 20\n"),
+    );
+    s.write("src/Big.cs", &cs_class("Big", &[("Old", 20)]));
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
+    let init = s.run(&["baseline", "init"]);
+    assert_eq!(init.code, 0, "{init:?}");
+    s.commit("base");
+    s.git_ok(&["checkout", "-q", "-b", "feature"]);
+    s
+}
+
+fn gate(s: &Scenario, extra: &[&str]) -> common::Run {
+    let mut args = vec!["gate"];
+    args.extend_from_slice(extra);
+    s.run(&args)
+}
+
+fn lines_after_base(out: &str) -> Vec<&str> {
+    out.lines().filter(|l| !l.starts_with("base ")).collect()
+}
+
+#[test]
+fn baseline_from_init_records_the_old_excess() {
+    let s = repo();
+    assert_eq!(
+        s.read("structure-baseline.tsv"),
+        "# path\tunit\tmetric\tvalue — units over their Limits when measured, each tolerated up to its value\n\
+         # measured with: function_lines=10 tolerance_percent=20\n\
+         # owned:\tsrc\n\
+         src/Big.cs\tBig.Old\tfunction_lines\t20\n"
+    );
+}
+
+#[test]
+fn nothing_changed_passes_with_zero_files_judged() {
+    let s = repo();
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let base = s.git_ok(&["rev-parse", "main"]).trim().to_string();
+    assert_eq!(
+        run.stdout,
+        format!(
+            "base {base} (merge-base of HEAD and main)\n\
+             structure judged 0 file(s) in 1 context(s), within their Limits\n"
+        )
+    );
+}
+
+#[test]
+fn an_old_excess_in_an_untouched_file_never_fails() {
+    let s = repo();
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 6)]));
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        lines_after_base(&run.stdout),
+        ["structure judged 1 file(s) in 1 context(s), within their Limits"]
+    );
+}
+
+fn grown_small(s: &Scenario) {
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]));
+}
+
+fn assert_fails_on_small(s: &Scenario) {
+    let run = gate(s, &[]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        lines_after_base(&run.stdout),
+        [
+            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
+            "src/Small.cs Small.Run: function_lines 13 > 10 (band 12)",
+        ]
+    );
+}
+
+#[test]
+fn an_unstaged_change_is_judged() {
+    let s = repo();
+    grown_small(&s);
+    assert_fails_on_small(&s);
+}
+
+#[test]
+fn a_staged_change_is_judged() {
+    let s = repo();
+    grown_small(&s);
+    s.git_ok(&["add", "src/Small.cs"]);
+    assert_fails_on_small(&s);
+}
+
+#[test]
+fn a_committed_change_is_judged() {
+    let s = repo();
+    grown_small(&s);
+    s.commit("grow");
+    assert_fails_on_small(&s);
+}
+
+#[test]
+fn a_new_untracked_file_is_judged() {
+    let s = repo();
+    s.write("src/New.cs", &cs_class("New", &[("Go", 13)]));
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stdout
+            .contains("src/New.cs New.Go: function_lines 13 > 10 (band 12)\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn ignored_and_deleted_files_are_not_judged() {
+    let s = repo();
+    s.write(".gitignore", "src/gen/\n");
+    s.write("src/gen/Out.cs", &cs_class("Out", &[("Go", 40)]));
+    s.remove("src/Big.cs");
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        lines_after_base(&run.stdout),
+        ["structure judged 0 file(s) in 1 context(s), within their Limits"]
+    );
+}
+
+#[test]
+fn the_baseline_tolerates_its_value_and_not_one_line_more() {
+    let s = repo();
+    s.write("src/Big.cs", &cs_class("Big", &[("Old", 20), ("Extra", 4)]));
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 0, "{run:?}");
+    s.write("src/Big.cs", &cs_class("Big", &[("Old", 21)]));
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stdout
+            .contains("src/Big.cs Big.Old: function_lines 21 > 10 (band 12, baseline 20)\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_divergence_passes_and_is_listed_and_summarised() {
+    let s = repo();
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 12)]));
+    let run = gate(&s, &["--pr-summary", "summary.md"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        lines_after_base(&run.stdout),
+        [
+            "structure judged 1 file(s) in 1 context(s), within their Limits",
+            "Structure within tolerance:",
+            "  src/Small.cs Small.Run: function_lines 12 > 10 (band 12)",
+        ]
+    );
+    assert_eq!(
+        s.read("summary.md"),
+        "### Structure within tolerance\n\n- `src/Small.cs` `Small.Run`: function_lines 12 > 10 (band 12)\n"
+    );
+}
+
+#[test]
+fn a_branch_cannot_loosen_its_own_gate() {
+    let s = repo();
+    s.write("principles.md", &principles("function_lines: 100\n"));
+    s.write(
+        "context.yaml",
+        "meta:\n  name: inventory\nsources:\n  - elsewhere\n",
+    );
+    s.write(
+        "structure-baseline.tsv",
+        &s.read("structure-baseline.tsv").replace("\t20\n", "\t30\n"),
+    );
+    s.write("src/Big.cs", &cs_class("Big", &[("Old", 25)]));
+    s.commit("loosen");
+    grown_small(&s);
+    let header = format!(
+        "// <auto-generated/>\n{}",
+        cs_class("Small", &[("Run", 13)])
+    );
+    s.write("src/Small.cs", &header);
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let out = lines_after_base(&run.stdout);
+    assert_eq!(
+        out,
+        [
+            "structure judged 2 file(s) in 1 context(s): 2 excess(es) past the band",
+            "src/Big.cs Big.Old: function_lines 25 > 10 (band 12, baseline 20)",
+            "src/Small.cs Small.Run: function_lines 13 > 10 (band 12)",
+        ]
+    );
+}
+
+#[test]
+fn files_that_landed_on_main_after_the_cut_are_not_this_branchs_bill() {
+    let s = repo();
+    let cut = s.git_ok(&["rev-parse", "HEAD"]).trim().to_string();
+    s.git_ok(&["checkout", "-q", "main"]);
+    s.write("src/Late.cs", &cs_class("Late", &[("Big", 30)]));
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 30)]));
+    s.commit("late on main");
+    s.git_ok(&["checkout", "-q", "feature"]);
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        format!(
+            "base {cut} (merge-base of HEAD and main)\n\
+             structure judged 0 file(s) in 1 context(s), within their Limits\n"
+        )
+    );
+}
+
+#[test]
+fn no_comparable_base_is_said_and_require_judged_fails() {
+    let s = repo();
+    s.git_ok(&["checkout", "-q", "--orphan", "lonely"]);
+    s.commit("unrelated");
+    let run = gate(&s, &["--base", "main"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "structure not judged: no comparable base: no merge-base of HEAD with main\n"
+    );
+    let run = gate(&s, &["--base", "main", "--require-judged"]);
+    assert_eq!(run.code, 1, "{run:?}");
+}
+
+#[test]
+fn start_is_the_base_when_no_merge_base_is_found() {
+    let s = repo();
+    let start = s.git_ok(&["rev-parse", "HEAD"]).trim().to_string();
+    s.git_ok(&["branch", "-D", "main"]);
+    grown_small(&s);
+    let run = gate(&s, &["--start", &start]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stdout.starts_with(&format!("base {start} ")),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn no_context_with_limits_and_baseline_is_not_judged() {
+    let s = Scenario::git();
+    s.write("context.yaml", CONTEXT);
+    s.write("principles.md", &principles("function_lines: 10\n"));
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
+    s.commit("base");
+    s.git_ok(&["checkout", "-q", "-b", "feature"]);
+    grown_small(&s);
+    let run = gate(&s, &["--format", "json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(v["status"], "not_judged");
+    assert_eq!(
+        v["not_judged"][0]["reason"],
+        "no context with Limits and a baseline at the merge-base"
+    );
+    assert_eq!(v["contexts"][0]["judged"], false);
+    assert_eq!(v["contexts"][0]["reason"], "no baseline at the merge-base");
+}
+
+#[test]
+fn json_has_every_field_of_the_spec() {
+    let s = repo();
+    grown_small(&s);
+    let run = gate(&s, &["--format", "json"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let base = s.git_ok(&["rev-parse", "main"]).trim().to_string();
+    assert_eq!(
+        v,
+        serde_json::json!({
+            "status": "failed",
+            "base": base,
+            "judged_files": 1,
+            "contexts": [{"name": "inventory", "judged": true, "reason": null}],
+            "excesses": [{"path": "src/Small.cs", "unit": "Small.Run", "metric": "function_lines",
+                          "value": 13, "limit": 10, "band": 12, "baseline": null,
+                          "start_line": 3, "end_line": 15}],
+            "divergences": [],
+            "not_judged": [],
+            "skipped": [],
+            "left_out": [],
+            "renamed": [],
+            "contract_findings": [],
+        })
+    );
+}
+
+#[test]
+fn a_git_mv_keeps_the_allowance_and_says_so() {
+    let s = repo();
+    s.git_ok(&["mv", "src/Big.cs", "src/Moved.cs"]);
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout.contains("renamed src/Big.cs -> src/Moved.cs: judged at the new path, with the baseline entries of src/Big.cs\n"),
+        "{}",
+        run.stdout
+    );
+    s.commit("move");
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 0, "{run:?}");
+}
+
+#[test]
+fn a_renamed_unit_does_not_keep_the_allowance() {
+    let s = repo();
+    s.git_ok(&["mv", "src/Big.cs", "src/Moved.cs"]);
+    s.write("src/Moved.cs", &cs_class("Big", &[("Older", 20)]));
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stdout
+            .contains("src/Moved.cs Big.Older: function_lines 20 > 10 (band 12)\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn new_test_and_generated_files_are_listed_as_left_out() {
+    let s = repo();
+    s.write(
+        "src/Inventory.Tests/PriceTests.cs",
+        &cs_class("PriceTests", &[("Long", 40)]),
+    );
+    s.write("src/Api.g.cs", &cs_class("Api", &[("Long", 40)]));
+    let run = gate(&s, &["--format", "json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let left: Vec<&str> = v["left_out"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|e| e["path"].as_str().expect("path"))
+        .collect();
+    assert_eq!(left, ["src/Api.g.cs", "src/Inventory.Tests/PriceTests.cs"]);
+    assert_eq!(v["judged_files"], 0);
+}
+
+#[test]
+fn sandboxes_count_a_unit_once_at_the_worse_value() {
+    let s = repo();
+    let other = tempfile::tempdir().expect("tmp");
+    let wt = other.path().join("wt");
+    s.git_ok(&[
+        "worktree",
+        "add",
+        "-q",
+        "-b",
+        "feature2",
+        wt.to_str().expect("utf8"),
+        "main",
+    ]);
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]));
+    std::fs::write(wt.join("src/Small.cs"), cs_class("Small", &[("Run", 15)])).expect("write");
+    let run = gate(&s, &[".", wt.to_str().expect("utf8")]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        lines_after_base(&run.stdout),
+        [
+            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
+            "src/Small.cs Small.Run: function_lines 15 > 10 (band 12)",
+        ]
+    );
+}
+
+#[test]
+fn a_repository_without_commits_is_not_judged() {
+    let s = Scenario::git();
+    s.write("src/A.cs", "class A {}\n");
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout
+            .starts_with("structure not judged: no comparable base: "),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn outside_a_repository_is_an_error() {
+    let s = Scenario::plain();
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
+}

@@ -1,0 +1,176 @@
+//! `structgate measure` as a user runs it (SPEC §4, §7).
+
+mod common;
+
+use common::{cs_class, principles, rs_fn, Scenario};
+
+#[test]
+fn text_lists_each_file_and_unit_then_a_summary() {
+    let s = Scenario::git();
+    s.write("src/A.cs", &cs_class("A", &[("Run", 5)]));
+    s.write("src/lib.rs", &rs_fn("parse", 4));
+    let run = s.run(&["measure"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "src/A.cs:1    file      A.cs    8 lines, 1 types\n\
+         src/A.cs:1    type      A       8 lines\n\
+         src/A.cs:3    function  A.Run   5 lines\n\
+         src/lib.rs:1  file      lib.rs  4 lines, 0 types\n\
+         src/lib.rs:1  function  parse   4 lines\n\
+         measured 2 file(s): 2 function(s), 1 type(s)\n"
+    );
+    assert_eq!(run.stderr, "");
+}
+
+#[test]
+fn json_is_the_spec_object() {
+    let s = Scenario::git();
+    s.write("context.yaml", "meta:\n  name: app\n");
+    s.write("src/A.cs", &cs_class("A", &[("Run", 5)]));
+    s.write_bytes("src/Latin1.cs", b"class Caf\xe9 {}\n");
+    let run = s.run(&["measure", "--format", "json", "src"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(
+        v,
+        serde_json::json!({
+            "files": [{
+                "path": "src/A.cs", "language": "csharp", "lines": 8, "types": 1, "context": "app",
+                "units": [
+                    {"name": "A", "kind": "type", "start_line": 1, "end_line": 8, "lines": 8},
+                    {"name": "A.Run", "kind": "function", "start_line": 3, "end_line": 7, "lines": 5},
+                ]
+            }],
+            "skipped": [{"path": "src/Latin1.cs", "reason": "not UTF-8"}],
+            "findings": [],
+        })
+    );
+}
+
+#[test]
+fn paths_are_relative_to_the_repository_root_from_a_subdirectory() {
+    let s = Scenario::git();
+    s.write("src/deep/A.cs", &cs_class("A", &[("Run", 5)]));
+    let run = s.run_in(&s.abs("src/deep"), &["measure", "--format", "tsv", "A.cs"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "path\tunit\tmetric\tvalue\tstart_line\tend_line\tstatus\n\
+         src/deep/A.cs\tA.cs\tfile_lines\t8\t1\t8\t-\n\
+         src/deep/A.cs\tA.cs\ttypes_per_file\t1\t1\t8\t-\n\
+         src/deep/A.cs\tA\ttype_lines\t8\t1\t8\t-\n\
+         src/deep/A.cs\tA.Run\tfunction_lines\t5\t3\t7\t-\n"
+    );
+}
+
+#[test]
+fn dash_c_runs_as_if_started_there() {
+    let s = Scenario::git();
+    s.write("proj/lib.rs", &rs_fn("parse", 4));
+    let run = s.run(&[
+        "-C",
+        s.abs("proj").to_str().expect("utf8"),
+        "measure",
+        "--format",
+        "tsv",
+        "lib.rs",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout
+            .contains("proj/lib.rs\tparse\tfunction_lines\t4\t1\t4\t-\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn statuses_and_check() {
+    let s = Scenario::git();
+    s.write("context.yaml", "meta:\n  name: app\n");
+    s.write(
+        "principles.md",
+        &principles("function_lines: 10\ntolerance_percent: 20\n"),
+    );
+    s.write(
+        "src/A.cs",
+        &cs_class("A", &[("Ok", 10), ("Near", 12), ("Over", 13)]),
+    );
+    let run = s.run(&["measure", "src"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout.contains("  A.Ok    10 lines  ok\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("  A.Near  12 lines  divergence (limit 10, band 12)\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("  A.Over  13 lines  excess: function_lines 13 > 10 (band 12)\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.ends_with("measured 1 file(s): 3 function(s), 1 type(s); 1 excess(es) past the band, 1 divergence(s) within tolerance, 0 tolerated by the baseline\n"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(s.run(&["measure", "--check", "src"]).code, 1);
+    s.write("src/A.cs", &cs_class("A", &[("Near", 12)]));
+    assert_eq!(s.run(&["measure", "--check", "src"]).code, 0);
+}
+
+#[test]
+fn max_file_size_takes_plain_bytes_only() {
+    let s = Scenario::git();
+    s.write("src/A.cs", &cs_class("A", &[("Run", 5)]));
+    let run = s.run(&["measure", "--max-file-size", "4MiB"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    let run = s.run(&["measure", "--max-file-size", "10", "--format", "json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(v["skipped"][0]["path"], "src/A.cs");
+    assert!(v["skipped"][0]["reason"]
+        .as_str()
+        .unwrap_or("")
+        .contains("--max-file-size"));
+}
+
+#[test]
+fn a_missing_path_is_an_error_naming_it() {
+    let s = Scenario::git();
+    let run = s.run(&["measure", "nope"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stderr.contains("nope"), "{}", run.stderr);
+}
+
+#[test]
+fn outside_git_paths_are_relative_to_the_current_directory() {
+    let s = Scenario::plain();
+    s.write("a/lib.rs", &rs_fn("parse", 4));
+    let run = s.run(&["measure", "--format", "tsv"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout
+            .contains("a/lib.rs\tparse\tfunction_lines\t4\t1\t4\t-\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn gitignored_files_are_not_measured() {
+    let s = Scenario::git();
+    s.write(".gitignore", "target/\n");
+    s.write("target/gen.rs", &rs_fn("gen", 4));
+    s.write("src/lib.rs", &rs_fn("parse", 4));
+    let run = s.run(&["measure", "--format", "tsv"]);
+    assert!(!run.stdout.contains("target/gen.rs"), "{}", run.stdout);
+    assert!(run.stdout.contains("src/lib.rs"), "{}", run.stdout);
+}
