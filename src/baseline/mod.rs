@@ -1,11 +1,16 @@
 //! Stage 3 of the pipeline: the ratchet (SPEC §5). `tsv` reads and writes
-//! `structure-baseline.tsv`; this module holds the init and refresh rules.
+//! `structure-baseline.tsv`; `rules` holds what `baseline init` and `baseline refresh`
+//! write.
 
 use std::collections::BTreeMap;
 
+use crate::limits::Limits;
 use crate::model::Metric;
 
+mod rules;
 pub mod tsv;
+
+pub use rules::{init, refresh, Changes};
 
 /// The key of a baseline entry.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -21,7 +26,8 @@ pub struct Baseline {
     /// `# measured with:` — the limits recorded when it was written; `None` without that
     /// header line.
     pub measured_with: Option<BTreeMap<String, u64>>,
-    /// `# owned:` — the owned directories recorded; `None` without that header line.
+    /// `# owned:` — the owned directories recorded (the repository root is `""`); `None`
+    /// without that header line.
     pub owned: Option<Vec<String>>,
     pub entries: BTreeMap<EntryKey, u64>,
 }
@@ -36,5 +42,21 @@ impl Baseline {
                 metric,
             })
             .copied()
+    }
+
+    /// The limits recorded in `# measured with:`, as [`Limits`]; `None` without that
+    /// header. Keys that are neither a metric nor `tolerance_percent` are ignored; a
+    /// missing `tolerance_percent` counts as 0 (its default).
+    pub fn recorded_limits(&self) -> Option<Limits> {
+        let recorded = self.measured_with.as_ref()?;
+        let mut limits = Limits::default();
+        for (key, value) in recorded {
+            if let Some(metric) = Metric::from_key(key) {
+                limits.values.insert(metric, *value);
+            } else if key == tsv::TOLERANCE_KEY {
+                limits.tolerance_percent = *value;
+            }
+        }
+        Some(limits)
     }
 }

@@ -1,0 +1,227 @@
+//! Stage 3 of the pipeline, the ratchet rules (SPEC §5): given a context's limits, its
+//! owned directories and every value measured now, what `baseline init` and
+//! `baseline refresh` write. Pure; "past the band" is decided by `judge::past_band`.
+
+use std::collections::BTreeMap;
+
+use crate::baseline::{Baseline, EntryKey};
+use crate::judge::past_band;
+use crate::limits::Limits;
+use crate::model::{Metric, UnitValue};
+
+#[cfg(test)]
+mod tests;
+
+/// What an `init` or `refresh` changed, entry by entry, in key order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Changes {
+    /// Units newly listed, with their value.
+    pub added: Vec<(EntryKey, u64)>,
+    /// Entries kept at a lower value: (key, old value, new value).
+    pub lowered: Vec<(EntryKey, u64, u64)>,
+    /// Entries removed (back inside the band, gone, or no longer limited), with the
+    /// value they had. A moved entry that is then dropped is listed by its new key.
+    pub dropped: Vec<(EntryKey, u64)>,
+    /// Entries moved by a rename: (old key, new key).
+    pub moved: Vec<(EntryKey, EntryKey)>,
+    /// `# measured with:` differs from what the old baseline recorded.
+    pub measured_with_changed: bool,
+    /// `# owned:` differs from what the old baseline recorded.
+    pub owned_changed: bool,
+}
+
+impl Changes {
+    /// True when the new baseline equals the old one.
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty()
+            && self.lowered.is_empty()
+            && self.dropped.is_empty()
+            && self.moved.is_empty()
+            && !self.measured_with_changed
+            && !self.owned_changed
+    }
+}
+
+/// `baseline init` (SPEC §5). Without `existing`: every value past its band, under a
+/// header of the current limits and `owned`. With `existing`: it is kept as it is
+/// (entries and `# measured with:`), except that values past the band in files that no
+/// directory of its `# owned:` holds are added (nothing, when it records no owned list)
+/// and `# owned:` becomes `owned`.
+pub fn init(
+    existing: Option<&Baseline>,
+    limits: &Limits,
+    owned: &[String],
+    measured: &[UnitValue],
+) -> (Baseline, Changes) {
+    let mut baseline = existing.cloned().unwrap_or_else(|| Baseline {
+        measured_with: Some(limits.measured_with()),
+        ..Baseline::default()
+    });
+    let mut changes = Changes {
+        measured_with_changed: existing.is_none(),
+        ..Changes::default()
+    };
+    let recorded_owned = existing.map(|b| b.owned.as_deref());
+    for (key, value) in merged(measured) {
+        let eligible = match recorded_owned {
+            None => true,
+            Some(recorded) => newly_owned(recorded, owned, &key.path),
+        };
+        if eligible && past_band(limits, key.metric, value) && !baseline.entries.contains_key(&key)
+        {
+            baseline.entries.insert(key.clone(), value);
+            changes.added.push((key, value));
+        }
+    }
+    set_owned(&mut baseline, owned, &mut changes);
+    (baseline, changes)
+}
+
+/// `baseline refresh` (SPEC §5): the file only ever gets better. Entries of an old path
+/// in `renames` (old path, new path) move to the new path first (file-level units are
+/// renamed with the file); then an entry still past the band stays at the lower of old
+/// and new value, any other entry is dropped, and a unit not yet listed is added only
+/// when a changed limit exposes it or it sits in a newly owned directory. The header
+/// becomes the current limits and `owned`.
+pub fn refresh(
+    existing: &Baseline,
+    limits: &Limits,
+    owned: &[String],
+    measured: &[UnitValue],
+    renames: &[(String, String)],
+) -> (Baseline, Changes) {
+    let mut changes = Changes::default();
+    let entries = move_renamed(&existing.entries, renames, &mut changes.moved);
+    let values = merged(measured);
+    let mut kept = keep_still_past(&entries, &values, limits, &mut changes);
+    let recorded = existing.recorded_limits();
+    for (key, now) in values {
+        if entries.contains_key(&key) || !past_band(limits, key.metric, now) {
+            continue;
+        }
+        let exposed = recorded
+            .as_ref()
+            .is_none_or(|old| !past_band(old, key.metric, now));
+        if exposed || newly_owned(existing.owned.as_deref(), owned, &key.path) {
+            kept.insert(key.clone(), now);
+            changes.added.push((key, now));
+        }
+    }
+    let measured_with = Some(limits.measured_with());
+    changes.measured_with_changed = existing.measured_with != measured_with;
+    let mut baseline = Baseline {
+        measured_with,
+        owned: existing.owned.clone(),
+        entries: kept,
+    };
+    set_owned(&mut baseline, owned, &mut changes);
+    (baseline, changes)
+}
+
+/// The entries whose unit is still past the band, each at the lower of its old and new
+/// value; the others are dropped.
+fn keep_still_past(
+    entries: &BTreeMap<EntryKey, u64>,
+    values: &BTreeMap<EntryKey, u64>,
+    limits: &Limits,
+    changes: &mut Changes,
+) -> BTreeMap<EntryKey, u64> {
+    let mut kept = BTreeMap::new();
+    for (key, &old) in entries {
+        match values.get(key) {
+            Some(&now) if past_band(limits, key.metric, now) => {
+                if now < old {
+                    changes.lowered.push((key.clone(), old, now));
+                }
+                kept.insert(key.clone(), now.min(old));
+            }
+            _ => changes.dropped.push((key.clone(), old)),
+        }
+    }
+    kept
+}
+
+/// Every measured value by key; a key seen twice keeps the larger value.
+fn merged(measured: &[UnitValue]) -> BTreeMap<EntryKey, u64> {
+    let mut values: BTreeMap<EntryKey, u64> = BTreeMap::new();
+    for value in measured {
+        let key = EntryKey {
+            path: value.path.clone(),
+            unit: value.unit.clone(),
+            metric: value.metric,
+        };
+        let slot = values.entry(key).or_insert(value.value);
+        *slot = (*slot).max(value.value);
+    }
+    values
+}
+
+/// True when a directory of `owned` holds `path` and none of the `recorded` owned
+/// directories does. Without a recorded list nothing is newly owned.
+fn newly_owned(recorded: Option<&[String]>, owned: &[String], path: &str) -> bool {
+    let held_by = |dirs: &[String]| dirs.iter().any(|dir| holds(dir, path));
+    recorded.is_some_and(|recorded| held_by(owned) && !held_by(recorded))
+}
+
+/// True when the directory `dir` (repository-relative, `""` the root) holds `path`.
+fn holds(dir: &str, path: &str) -> bool {
+    dir.is_empty()
+        || path
+            .strip_prefix(dir)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// Sets `# owned:` to `owned`, sorted and without repeats.
+fn set_owned(baseline: &mut Baseline, owned: &[String], changes: &mut Changes) {
+    let mut dirs = owned.to_vec();
+    dirs.sort();
+    dirs.dedup();
+    changes.owned_changed = baseline.owned.as_ref() != Some(&dirs);
+    baseline.owned = Some(dirs);
+}
+
+/// The entries with every old path of `renames` moved to its new path; two entries
+/// that land on one key keep the lower value.
+fn move_renamed(
+    entries: &BTreeMap<EntryKey, u64>,
+    renames: &[(String, String)],
+    moved: &mut Vec<(EntryKey, EntryKey)>,
+) -> BTreeMap<EntryKey, u64> {
+    let targets: BTreeMap<&str, &str> = renames
+        .iter()
+        .map(|(from, to)| (from.as_str(), to.as_str()))
+        .collect();
+    let mut out: BTreeMap<EntryKey, u64> = BTreeMap::new();
+    for (key, &value) in entries {
+        let new_key = match targets.get(key.path.as_str()) {
+            Some(to) => renamed(key, to),
+            None => key.clone(),
+        };
+        if new_key != *key {
+            moved.push((key.clone(), new_key.clone()));
+        }
+        let slot = out.entry(new_key).or_insert(value);
+        *slot = (*slot).min(value);
+    }
+    out
+}
+
+/// `key` at the path `to`; a file-level unit (named by its file's name) takes the new
+/// file's name.
+fn renamed(key: &EntryKey, to: &str) -> EntryKey {
+    let file_level = !matches!(key.metric, Metric::FunctionLines | Metric::TypeLines);
+    let unit = if file_level && key.unit == file_name(&key.path) {
+        file_name(to).to_string()
+    } else {
+        key.unit.clone()
+    };
+    EntryKey {
+        path: to.to_string(),
+        unit,
+        metric: key.metric,
+    }
+}
+
+fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
