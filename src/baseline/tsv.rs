@@ -271,7 +271,7 @@ fn unescape(field: &str) -> Result<String, String> {
 }
 
 /// Escapes `\` tab LF CR as `\\` `\t` `\n` `\r` (SPEC §5).
-fn escape(field: &str) -> String {
+pub fn escape(field: &str) -> String {
     let mut out = String::with_capacity(field.len());
     for c in field.chars() {
         match c {
