@@ -18,7 +18,7 @@ use serde::Deserialize;
 pub const MAX_YAML_BYTES: usize = 1 << 20;
 
 /// Aliases × document bytes above this are refused: the most a shallow read can replay.
-pub const MAX_ALIAS_WORK: usize = 64 << 20;
+pub const MAX_ALIAS_WORK: usize = 16 << 20;
 
 /// A YAML problem; `line` is 1-based within the YAML document.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -42,9 +42,15 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
         });
     }
     check_aliases(text)?;
-    serde_yaml::from_str(text).map_err(|err| YamlError {
-        line: err.location().map(|at| at.line()),
-        message: strip_positions(&err.to_string()),
+    serde_yaml::from_str(text).map_err(|err| {
+        // serde_yaml reads the events before a syntax error first, so a type error
+        // there can hide the syntax error: report the syntax error when there is one.
+        let syntax = serde_yaml::from_str::<IgnoredAny>(text).err();
+        let err = syntax.unwrap_or(err);
+        YamlError {
+            line: err.location().map(|at| at.line()),
+            message: strip_positions(&err.to_string()),
+        }
     })
 }
 

@@ -127,7 +127,7 @@ pub enum LimitsError {
     Read { path: String, message: String },
     #[error("{path}: not UTF-8")]
     NotUtf8 { path: String },
-    #[error("{path}:{line}: the yaml fence of {section} does not parse: {message}")]
+    #[error("{path}:{line}: the yaml fence of {section} cannot be read: {message}")]
     Yaml {
         path: String,
         line: usize,

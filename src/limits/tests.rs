@@ -224,7 +224,7 @@ fn non_mapping_fences_and_broken_yaml_are_errors_with_lines() {
     );
     let broken = err(&fence("file_lines: 3\ntype_lines: [1, 2\nx: 1"));
     assert!(
-        broken.starts_with("ctx/principles.md:8: the yaml fence of ## Limits does not parse: "),
+        broken.starts_with("ctx/principles.md:8: the yaml fence of ## Limits cannot be read: "),
         "{broken}"
     );
     assert_eq!(
@@ -321,7 +321,9 @@ fn ten_megabyte_principles_are_read_promptly() {
             lines + 4
         )
     );
-    assert!(elapsed < Duration::from_secs(2), "{elapsed:?}");
+    // About 0.8 s alone in a debug build here; the bound leaves room for a loaded
+    // machine and still fails on anything superlinear (minutes at this size).
+    assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
 }
 
 #[test]
@@ -345,4 +347,3 @@ fn read_from_a_source() {
         "p.md: not UTF-8"
     );
 }
-

@@ -92,8 +92,9 @@ fn billion_laughs() -> String {
     text
 }
 
+/// A type that follows every alias of the bomb's last key.
 #[derive(Debug, Deserialize)]
-#[allow(dead_code)]
+#[allow(dead_code, clippy::type_complexity)]
 struct Deep {
     i: Vec<Vec<Vec<Vec<Vec<Vec<Vec<Vec<Vec<String>>>>>>>>>,
 }
@@ -138,18 +139,20 @@ fn many_aliases_to_a_large_node_are_refused_before_parsing() {
     assert_eq!(err.line, Some(100_002));
     assert_eq!(
         err.message,
-        "2000 YAML aliases in a document of 622900 bytes could expand it past 64 MiB; \
+        "2000 YAML aliases in a document of 622900 bytes could expand it past 16 MiB; \
          refusing to read it"
     );
 }
 
 #[test]
 fn aliases_within_the_budget_are_read_within_seconds() {
-    let text = aliased_big_node(100);
+    // 25 aliases of a 622 KB document: just inside the budget, the worst accepted.
+    let text = aliased_big_node(25);
     let start = Instant::now();
     let read = read_flat(&text);
     let elapsed = start.elapsed();
-    assert!(matches!(read, Ok(FlatDoc::Mapping(e)) if e.len() == 101));
+    assert!(matches!(read, Ok(FlatDoc::Mapping(e)) if e.len() == 26));
+    // About 0.8 s alone in a debug build here (serde_yaml unoptimised).
     assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
 }
 
@@ -190,5 +193,6 @@ fn a_megabyte_is_read_in_debug_within_seconds() {
     let read = read_flat(&text);
     let elapsed = start.elapsed();
     assert!(matches!(read, Ok(FlatDoc::Mapping(e)) if e.len() == 52_428));
-    assert!(elapsed < Duration::from_secs(3), "{elapsed:?}");
+    // About 1.1 s alone in a debug build here (serde_yaml unoptimised).
+    assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
 }
