@@ -1,7 +1,14 @@
 //! Stage 0 of the pipeline: `context.yaml` discovery and file ownership (SPEC §2).
 //! Reads through a [`FileSource`], so the gate can read the base commit's tree.
 
+mod path;
+mod read;
+
+use std::collections::BTreeMap;
+
 use crate::source::FileSource;
+
+pub use path::{holds, join, PathProblem};
 
 /// One context: a directory holding a `context.yaml`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,11 +48,174 @@ impl Context {
 pub struct Contexts {
     /// Sorted by directory.
     pub list: Vec<Context>,
+    /// Contexts left out by [`Contexts::restrict`]: they still own their directories,
+    /// so a file of theirs belongs to no context in `list`. Sorted by directory.
+    pub unselected: Vec<Context>,
+}
+
+/// Why the contexts of a source cannot be read. Every message names the file (and the
+/// line where one is known) or the directory.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ContextError {
+    #[error("reading {path}: {message}")]
+    Read { path: String, message: String },
+    #[error("{path}: not UTF-8")]
+    NotUtf8 { path: String },
+    #[error("{}: {message}", located(.path, *.line))]
+    Yaml {
+        path: String,
+        line: Option<usize>,
+        message: String,
+    },
+    #[error("{path}: meta.name is empty")]
+    EmptyName { path: String },
+    #[error("{}: {key} {entry:?} is an absolute path; write it relative to the repository", located(.path, *.line))]
+    Absolute {
+        path: String,
+        line: Option<usize>,
+        key: &'static str,
+        entry: String,
+    },
+    #[error("{}: {key} {entry:?} leaves the repository (resolved from {base:?})", located(.path, *.line))]
+    LeavesRepository {
+        path: String,
+        line: Option<usize>,
+        key: &'static str,
+        entry: String,
+        /// The directory the entry is relative to: the root (`.`) or the workdir.
+        base: String,
+    },
+    #[error("directory {dir:?} is owned by two contexts: {first} and {second}")]
+    DuplicateOwner {
+        dir: String,
+        first: String,
+        second: String,
+    },
+    #[error("--context {dir}: no context.yaml there (contexts: {known})")]
+    UnknownContext { dir: String, known: String },
+}
+
+/// `file:line`, or `file` where the line is unknown.
+fn located(path: &str, line: Option<usize>) -> String {
+    match line {
+        Some(line) => format!("{path}:{line}"),
+        None => path.to_string(),
+    }
 }
 
 /// Finds and reads every `context.yaml` of `source`. `repo_name` names a context at the
 /// repository root that has no `meta.name`.
-pub fn discover(source: &dyn FileSource, repo_name: &str) -> anyhow::Result<Contexts> {
-    let _ = (source, repo_name);
-    todo!("issue 3")
+pub fn discover(source: &dyn FileSource, repo_name: &str) -> Result<Contexts, ContextError> {
+    let files = source
+        .find_named("context.yaml")
+        .map_err(|err| ContextError::Read {
+            path: "context.yaml files".to_string(),
+            message: format!("{err:#}"),
+        })?;
+    let mut list = Vec::with_capacity(files.len());
+    for file in &files {
+        let Some(text) = read_text(source, file)? else {
+            continue;
+        };
+        list.push(read::context(file, &text, repo_name)?);
+    }
+    list.sort_by(|a, b| a.dir.cmp(&b.dir));
+    check_single_owners(&list)?;
+    Ok(Contexts {
+        list,
+        unselected: Vec::new(),
+    })
 }
+
+/// The text of `file` without a leading UTF-8 BOM; `None` when it vanished.
+fn read_text(source: &dyn FileSource, file: &str) -> Result<Option<String>, ContextError> {
+    let bytes = source.read(file).map_err(|err| ContextError::Read {
+        path: file.to_string(),
+        message: format!("{err:#}"),
+    })?;
+    let Some(bytes) = bytes else {
+        return Ok(None);
+    };
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    match std::str::from_utf8(body) {
+        Ok(text) => Ok(Some(text.to_string())),
+        Err(_) => Err(ContextError::NotUtf8 {
+            path: file.to_string(),
+        }),
+    }
+}
+
+/// Refuses two contexts that own one directory.
+fn check_single_owners(list: &[Context]) -> Result<(), ContextError> {
+    let mut owners: BTreeMap<&str, &Context> = BTreeMap::new();
+    for context in list {
+        for dir in &context.owned {
+            if let Some(first) = owners.insert(dir, context) {
+                return Err(ContextError::DuplicateOwner {
+                    dir: path::shown(dir).to_string(),
+                    first: first.file("context.yaml"),
+                    second: context.file("context.yaml"),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Contexts {
+    /// The context with the longest owned directory holding the repository-relative
+    /// file `path`; `None` when no context owns it, or when its owner was left out by
+    /// [`Contexts::restrict`].
+    pub fn owner(&self, path: &str) -> Option<&Context> {
+        let selected = self.list.iter().map(|c| (c, true));
+        let unselected = self.unselected.iter().map(|c| (c, false));
+        let (context, is_selected) = selected
+            .chain(unselected)
+            .flat_map(|(c, sel)| c.owned.iter().map(move |dir| (c, sel, dir)))
+            .filter(|(_, _, dir)| path::holds(dir, path))
+            .max_by_key(|(_, _, dir)| dir.len())
+            .map(|(c, sel, _)| (c, sel))?;
+        is_selected.then_some(context)
+    }
+
+    /// Only the contexts whose directories are named (`--context DIR`, repeatable):
+    /// repository-relative, `.` for the root. An empty list selects every context.
+    pub fn restrict(&self, dirs: &[String]) -> Result<Contexts, ContextError> {
+        if dirs.is_empty() {
+            return Ok(self.clone());
+        }
+        let mut wanted = Vec::with_capacity(dirs.len());
+        for dir in dirs {
+            let known = path::join("", dir)
+                .ok()
+                .filter(|d| self.list.iter().any(|c| &c.dir == d));
+            match known {
+                Some(d) => wanted.push(d),
+                None => return Err(self.unknown(dir)),
+            }
+        }
+        let (list, mut unselected): (Vec<Context>, Vec<Context>) = self
+            .list
+            .iter()
+            .cloned()
+            .partition(|c| wanted.contains(&c.dir));
+        unselected.extend(self.unselected.iter().cloned());
+        unselected.sort_by(|a, b| a.dir.cmp(&b.dir));
+        Ok(Contexts { list, unselected })
+    }
+
+    fn unknown(&self, dir: &str) -> ContextError {
+        let known: Vec<&str> = self.list.iter().map(|c| path::shown(&c.dir)).collect();
+        ContextError::UnknownContext {
+            dir: dir.to_string(),
+            known: if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -2,9 +2,16 @@
 //! The Markdown is read with pulldown-cmark, the fence with serde_yaml (through
 //! `crate::yaml`), then validated into typed values.
 
+mod markdown;
+mod validate;
+
 use std::collections::BTreeMap;
+use std::fmt;
 
 use crate::model::Metric;
+use crate::source::FileSource;
+
+pub use markdown::{find_fences, Fence, Fences};
 
 /// Where an effective value came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,3 +67,140 @@ pub fn band_of(limit: u64, tolerance_percent: u64) -> u64 {
     let wide = u128::from(limit) * (100 + u128::from(tolerance_percent)) / 100;
     u64::try_from(wide).unwrap_or(u64::MAX)
 }
+
+impl fmt::Display for Origin {
+    /// The section a fence was read from, as messages name it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Origin::Limits => "## Limits",
+            Origin::ProjectSpecifics => "### Limits of ## Project Specifics",
+        })
+    }
+}
+
+/// The key of the band above every limit; every other key is a [`Metric`].
+pub const TOLERANCE_KEY: &str = "tolerance_percent";
+
+/// What a `principles.md` says: the effective limits, and the keys outside the closed
+/// list (a warning for most commands, an error for `structgate limits`: SPEC §3).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LimitsRead {
+    pub limits: Limits,
+    pub unknown_keys: Vec<UnknownKey>,
+}
+
+/// A key outside the closed list of SPEC §3.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownKey {
+    pub key: String,
+    /// The `principles.md` path as given to [`read`] or [`parse`].
+    pub file: String,
+    /// 1-based line in the file.
+    pub line: usize,
+}
+
+impl fmt::Display for UnknownKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}: unknown Limits key {} (known: {})",
+            self.file,
+            self.line,
+            self.key,
+            known_keys().join(", ")
+        )
+    }
+}
+
+/// The closed list of keys, in the order of their names, `tolerance_percent` last.
+pub fn known_keys() -> Vec<&'static str> {
+    let mut keys: Vec<&'static str> = Metric::ALL.iter().map(|m| m.key()).collect();
+    keys.push(TOLERANCE_KEY);
+    keys
+}
+
+/// Why a `principles.md` gives no limits. Every message names the file, and the line
+/// and key where there is one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LimitsError {
+    #[error("reading {path}: {message}")]
+    Read { path: String, message: String },
+    #[error("{path}: not UTF-8")]
+    NotUtf8 { path: String },
+    #[error("{path}:{line}: the yaml fence of {section} cannot be read: {message}")]
+    Yaml {
+        path: String,
+        line: usize,
+        section: Origin,
+        message: String,
+    },
+    #[error("{path}:{line}: the yaml fence of {section} is not a mapping of keys to values (found {found})")]
+    NotAMapping {
+        path: String,
+        line: usize,
+        section: Origin,
+        found: String,
+    },
+    #[error("{path}:{line}: Limits key {key} is not a string")]
+    KeyNotString {
+        path: String,
+        line: usize,
+        key: String,
+    },
+    #[error("{path}:{line}: {key} is set twice in the yaml fence of {section}")]
+    DuplicateKey {
+        path: String,
+        line: usize,
+        section: Origin,
+        key: String,
+    },
+    #[error("{path}:{line}: {key}: {value} is not {expected}")]
+    BadValue {
+        path: String,
+        line: usize,
+        key: String,
+        value: String,
+        expected: &'static str,
+    },
+}
+
+/// Reads the limits of the `principles.md` at `path` in `source`; `Ok(None)` when there
+/// is no such file. A leading UTF-8 BOM is ignored.
+pub fn read(source: &dyn FileSource, path: &str) -> Result<Option<LimitsRead>, LimitsError> {
+    let bytes = match source.read(path) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Ok(None),
+        Err(err) => {
+            return Err(LimitsError::Read {
+                path: path.to_string(),
+                message: format!("{err:#}"),
+            })
+        }
+    };
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    let text = std::str::from_utf8(body).map_err(|_| LimitsError::NotUtf8 {
+        path: path.to_string(),
+    })?;
+    parse(text, path).map(Some)
+}
+
+/// Reads the limits of a `principles.md` whose text is `text`; `path` names it in
+/// messages. The `### Limits` fence of `## Project Specifics…` is applied after the
+/// `## Limits` fence, key by key, also when `## Limits` has none.
+pub fn parse(text: &str, path: &str) -> Result<LimitsRead, LimitsError> {
+    let fences = markdown::find_fences(text);
+    let mut read = LimitsRead::default();
+    let order = [
+        (Origin::Limits, fences.limits),
+        (Origin::ProjectSpecifics, fences.project),
+    ];
+    for (origin, fence) in order {
+        if let Some(fence) = fence {
+            validate::apply(&fence, origin, path, &mut read)?;
+        }
+    }
+    Ok(read)
+}
+
+#[cfg(test)]
+mod tests;
