@@ -51,12 +51,7 @@ pub fn past_band(limits: &Limits, metric: Metric, value: u64) -> bool {
 }
 
 /// The status of one value; `None` when the metric has no limit.
-pub fn status(
-    limits: &Limits,
-    metric: Metric,
-    value: u64,
-    allowance: Option<u64>,
-) -> Option<Status> {
+pub fn status(limits: &Limits, metric: Metric, value: u64, allowance: Option<u64>) -> Option<Status> {
     let limit = limits.limit(metric)?;
     let band = limits.band(metric)?;
     Some(if value <= limit {

@@ -85,8 +85,7 @@ pub struct MemorySource {
 
 impl MemorySource {
     pub fn with(mut self, path: &str, text: &str) -> Self {
-        self.files
-            .insert(path.to_string(), text.as_bytes().to_vec());
+        self.files.insert(path.to_string(), text.as_bytes().to_vec());
         self
     }
 }

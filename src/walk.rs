@@ -27,10 +27,9 @@ pub fn rel_path(root: &Path, path: &Path) -> Result<String> {
         .map_err(|_| anyhow!("{} is outside {}", path.display(), root.display()))?;
     let mut out = String::new();
     for part in rel.components() {
-        let part = part
-            .as_os_str()
-            .to_str()
-            .ok_or_else(|| anyhow!("path {} is not valid UTF-8", path.display()))?;
+        let part = part.as_os_str().to_str().ok_or_else(|| {
+            anyhow!("path {} is not valid UTF-8", path.display())
+        })?;
         if !out.is_empty() {
             out.push('/');
         }
