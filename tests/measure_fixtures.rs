@@ -175,3 +175,36 @@ fn measure_a_real_checkout() {
     }
     eprintln!("{} outcomes, {units} units", outcomes.len());
 }
+
+#[cfg(unix)]
+#[test]
+fn ignored_files_and_symbolic_links_are_never_measured() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let status = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(root)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    std::fs::write(root.join(".gitignore"), "ignored.rs\ngen/\n").unwrap();
+    std::fs::create_dir_all(root.join("gen")).unwrap();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    for file in ["src/a.rs", "ignored.rs", "gen/b.rs"] {
+        std::fs::write(root.join(file), "fn f() {}\n").unwrap();
+    }
+    std::os::unix::fs::symlink(root.join("src/a.rs"), root.join("link.rs")).unwrap();
+    std::os::unix::fs::symlink(root.join("src"), root.join("linkdir")).unwrap();
+    let paths = |targets: &[&str]| -> Vec<String> {
+        let targets: Vec<String> = targets.iter().map(|t| t.to_string()).collect();
+        let outcomes = measure_tree(root, &targets, &Options::default()).unwrap();
+        outcomes.iter().map(|o| o.path().to_string()).collect()
+    };
+    assert_eq!(paths(&[""]), ["src/a.rs"]);
+    assert_eq!(
+        paths(&["ignored.rs", "gen", "gen/b.rs"]),
+        Vec::<String>::new()
+    );
+    assert_eq!(paths(&["link.rs", "linkdir"]), Vec::<String>::new());
+    assert_eq!(paths(&["src/", "src/a.rs", "."]), ["src/a.rs"]);
+}

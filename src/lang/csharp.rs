@@ -1,5 +1,7 @@
 //! C# for the measurer (stage 2): the declaration kinds that are units and their names
 //! (SPEC §4): enclosing types joined with `.`, no namespace, no generic parameters.
+//! A declaration named by a reserved keyword is error recovery's guess (`#if` splitting
+//! `else if (...) {...}` reads as a local function `if`), not a unit.
 
 use std::sync::OnceLock;
 
@@ -45,6 +47,20 @@ const FUNCTIONS: [&str; 9] = [
     "local_function_statement",
 ];
 
+/// C#'s reserved keywords: never a declaration's name (`@if` is, and stays as written).
+#[rustfmt::skip]
+const RESERVED: [&str; 77] = [
+    "abstract", "as", "base", "bool", "break", "byte", "case", "catch", "char", "checked",
+    "class", "const", "continue", "decimal", "default", "delegate", "do", "double", "else",
+    "enum", "event", "explicit", "extern", "false", "finally", "fixed", "float", "for",
+    "foreach", "goto", "if", "implicit", "in", "int", "interface", "internal", "is", "lock",
+    "long", "namespace", "new", "null", "object", "operator", "out", "override", "params",
+    "private", "protected", "public", "readonly", "ref", "return", "sbyte", "sealed",
+    "short", "sizeof", "stackalloc", "static", "string", "struct", "switch", "this",
+    "throw", "true", "try", "typeof", "uint", "ulong", "unchecked", "unsafe", "ushort",
+    "using", "virtual", "void", "volatile", "while",
+];
+
 fn role_of(kind: &str) -> Role {
     if TYPES.contains(&kind) || FUNCTIONS.contains(&kind) {
         Role::Decl
@@ -58,6 +74,12 @@ fn role_of(kind: &str) -> Role {
 /// The unit a C# declaration node is; each unit is also the scope of what it holds
 /// (`Outer.Inner.Run`, `Job.Run.Retry`).
 fn declare(node: Node, src: &[u8]) -> Option<Decl> {
+    if node
+        .child_by_field_name("name")
+        .is_some_and(|name| RESERVED.contains(&text(name, src)))
+    {
+        return None;
+    }
     let kind = node.kind();
     let (unit_kind, name) = if TYPES.contains(&kind) {
         (UnitKind::Type, field_text(node, "name", src)?.to_string())
