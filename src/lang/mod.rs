@@ -18,6 +18,8 @@ pub enum Role {
     Other,
     /// A declaration that may be a unit or a naming scope: ask [`Lang::declare`].
     Decl,
+    /// Another item: no unit, but it can carry a test attribute (Rust `use`, `const`, ...).
+    Item,
     /// An outer attribute written as a sibling before its item (Rust `#[...]`).
     Attribute,
     /// A comment: it neither joins nor breaks a run of attributes.

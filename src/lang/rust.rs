@@ -36,6 +36,15 @@ fn role_of(kind: &str) -> Role {
         | "trait_item"
         | "impl_item"
         | "mod_item" => Role::Decl,
+        "const_item"
+        | "static_item"
+        | "type_item"
+        | "associated_type"
+        | "use_declaration"
+        | "extern_crate_declaration"
+        | "foreign_mod_item"
+        | "macro_definition"
+        | "macro_invocation" => Role::Item,
         "attribute_item" => Role::Attribute,
         "line_comment" | "block_comment" => Role::Comment,
         _ => Role::Other,

@@ -189,3 +189,26 @@ source_file 1-2
 fn grammars_load() {
     check_grammars().unwrap();
 }
+
+#[test]
+fn only_items_carrying_cfg_test_are_left_out() {
+    let src = "\
+#[cfg(test)]
+const X: u8 = 1;
+#[cfg(test)]
+use std::fmt;
+struct S {
+    #[cfg(test)]
+    field: u8,
+}
+fn f() {
+    #[cfg(test)]
+    let y = 2;
+    #[cfg(test)]
+    fn nested() {}
+}
+";
+    let m = measured("c.rs", src);
+    assert_eq!(m.lines, 14 - 2 - 2 - 2);
+    assert_eq!(names(&m), [("S", 5, 8), ("f", 9, 14)]);
+}

@@ -89,14 +89,14 @@ impl Walker<'_> {
                 return false;
             }
             Role::Comment => return false,
-            Role::Decl | Role::Other => {}
+            Role::Decl | Role::Item | Role::Other => {}
         }
         let run = std::mem::take(self.run());
         if !node.is_named() {
             return true;
         }
         let start = run.start.unwrap_or(node.start_position());
-        if run.test {
+        if run.test && role != Role::Other {
             let span = (start_line(start), end_line(start, node.end_position()));
             self.out.test_spans.push(span);
             return false;
