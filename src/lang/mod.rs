@@ -1,2 +1,143 @@
-//! Per-language data for the measurer: which node kinds are units and how they are named
-//! (SPEC §4). One file per language.
+//! Per-language data for the measurer (stage 2 of the pipeline): which node kinds are
+//! units and how they are named (SPEC §4). One file per language; the walk in
+//! `crate::measure` is generic over [`Lang`].
+
+pub mod csharp;
+pub mod rust;
+
+use std::sync::OnceLock;
+
+use tree_sitter::{Node, Point};
+
+use crate::model::{Language, UnitKind};
+
+/// What a node kind means to the generic walk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Nothing to the walk; its children are still visited.
+    Other,
+    /// A declaration that may be a unit or a naming scope: ask [`Lang::declare`].
+    Decl,
+    /// Another item: no unit, but it can carry a test attribute (Rust `use`, `const`, ...).
+    Item,
+    /// An outer attribute written as a sibling before its item (Rust `#[...]`).
+    Attribute,
+    /// A comment: it neither joins nor breaks a run of attributes.
+    Comment,
+}
+
+/// A unit found at a node: its kind and the last segment of its name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnitDecl {
+    pub kind: UnitKind,
+    /// The unit's own segment: `Calculate`, `operator +`, `impl Iterator for Parser`.
+    pub name: String,
+    /// Counts toward `types_per_file` (type declarations; Rust `impl` blocks do not).
+    pub counts_as_type: bool,
+}
+
+/// What a declaration node contributes: a unit, a naming scope for what it holds, or both.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Decl {
+    pub unit: Option<UnitDecl>,
+    /// The segment that names what the node holds: `Parser`, `<Parser as Iterator>`.
+    pub scope: Option<String>,
+}
+
+/// A measured language as data: its grammar, its roles by node kind and its naming.
+pub struct Lang {
+    pub language: Language,
+    pub grammar: fn() -> tree_sitter::Language,
+    /// Joins scopes and the unit's own segment: `.` in C#, `::` in Rust.
+    pub separator: &'static str,
+    /// The role of a node kind, by its name in the grammar.
+    pub role_of: fn(&str) -> Role,
+    /// The unit and scope of a node whose role is [`Role::Decl`].
+    pub declare: fn(Node, &[u8]) -> Option<Decl>,
+    /// Whether an attribute node leaves its item out as test code (Rust `#[cfg(test)]`).
+    pub is_test_attribute: fn(Node, &[u8]) -> bool,
+    roles: &'static OnceLock<Vec<Role>>,
+}
+
+impl Lang {
+    /// The language that measures `language`.
+    pub fn of(language: Language) -> &'static Lang {
+        match language {
+            Language::CSharp => &csharp::CSHARP,
+            Language::Rust => &rust::RUST,
+        }
+    }
+
+    /// The role of a node, looked up by its kind id in a table built once.
+    pub fn role(&self, node: Node) -> Role {
+        let table = self.roles.get_or_init(|| {
+            let grammar = (self.grammar)();
+            let count = grammar.node_kind_count();
+            (0..count)
+                .map(|id| {
+                    let id = u16::try_from(id).unwrap_or(u16::MAX);
+                    match grammar.node_kind_for_id(id) {
+                        Some(kind) if grammar.node_kind_is_named(id) => (self.role_of)(kind),
+                        _ => Role::Other,
+                    }
+                })
+                .collect()
+        });
+        if !node.is_named() {
+            return Role::Other;
+        }
+        table
+            .get(usize::from(node.kind_id()))
+            .copied()
+            .unwrap_or(Role::Other)
+    }
+}
+
+/// The text of a node, or `""` when its bytes are not UTF-8 (never for checked input).
+pub fn text<'a>(node: Node, src: &'a [u8]) -> &'a str {
+    node.utf8_text(src).unwrap_or("")
+}
+
+/// `text` with every run of whitespace collapsed to one space, trimmed.
+pub fn collapse_whitespace(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The 1-based line a node starts on.
+pub fn start_line(point: Point) -> u32 {
+    u32::try_from(point.row).unwrap_or(u32::MAX - 1) + 1
+}
+
+/// The 1-based line a node ends on. A node that ends at column 0 of a later line (its
+/// text ends with a line break) ends on the line before.
+pub fn end_line(start: Point, end: Point) -> u32 {
+    let row = if end.column == 0 && end.row > start.row {
+        end.row - 1
+    } else {
+        end.row
+    };
+    u32::try_from(row).unwrap_or(u32::MAX - 1) + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(row: usize, column: usize) -> Point {
+        Point { row, column }
+    }
+
+    #[test]
+    fn end_line_steps_back_over_a_final_line_break() {
+        assert_eq!(end_line(at(2, 4), at(5, 0)), 5);
+        assert_eq!(end_line(at(2, 4), at(5, 1)), 6);
+        assert_eq!(end_line(at(5, 0), at(5, 0)), 6);
+        assert_eq!(start_line(at(0, 7)), 1);
+    }
+
+    #[test]
+    fn whitespace_collapses_to_single_spaces() {
+        assert_eq!(collapse_whitespace("  bool \r\n\t ?  "), "bool ?");
+        assert_eq!(collapse_whitespace("List<int>"), "List<int>");
+    }
+}

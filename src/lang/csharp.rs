@@ -1,0 +1,145 @@
+//! C# for the measurer (stage 2): the declaration kinds that are units and their names
+//! (SPEC §4): enclosing types joined with `.`, no namespace, no generic parameters.
+//! A declaration named by a reserved keyword is error recovery's guess (`#if` splitting
+//! `else if (...) {...}` reads as a local function `if`), not a unit.
+
+use std::sync::OnceLock;
+
+use tree_sitter::Node;
+
+use super::{collapse_whitespace, text, Decl, Lang, Role, UnitDecl};
+use crate::model::{Language, UnitKind};
+
+static ROLES: OnceLock<Vec<Role>> = OnceLock::new();
+
+/// C# as data for the generic walk.
+pub static CSHARP: Lang = Lang {
+    language: Language::CSharp,
+    grammar,
+    separator: ".",
+    role_of,
+    declare,
+    is_test_attribute: |_, _| false,
+    roles: &ROLES,
+};
+
+fn grammar() -> tree_sitter::Language {
+    tree_sitter_c_sharp::LANGUAGE.into()
+}
+
+const TYPES: [&str; 5] = [
+    "class_declaration",
+    "struct_declaration",
+    "interface_declaration",
+    "record_declaration",
+    "enum_declaration",
+];
+
+const FUNCTIONS: [&str; 9] = [
+    "method_declaration",
+    "constructor_declaration",
+    "destructor_declaration",
+    "operator_declaration",
+    "conversion_operator_declaration",
+    "property_declaration",
+    "indexer_declaration",
+    "event_declaration",
+    "local_function_statement",
+];
+
+/// C#'s reserved keywords: never a declaration's name (`@if` is, and stays as written).
+#[rustfmt::skip]
+const RESERVED: [&str; 77] = [
+    "abstract", "as", "base", "bool", "break", "byte", "case", "catch", "char", "checked",
+    "class", "const", "continue", "decimal", "default", "delegate", "do", "double", "else",
+    "enum", "event", "explicit", "extern", "false", "finally", "fixed", "float", "for",
+    "foreach", "goto", "if", "implicit", "in", "int", "interface", "internal", "is", "lock",
+    "long", "namespace", "new", "null", "object", "operator", "out", "override", "params",
+    "private", "protected", "public", "readonly", "ref", "return", "sbyte", "sealed",
+    "short", "sizeof", "stackalloc", "static", "string", "struct", "switch", "this",
+    "throw", "true", "try", "typeof", "uint", "ulong", "unchecked", "unsafe", "ushort",
+    "using", "virtual", "void", "volatile", "while",
+];
+
+fn role_of(kind: &str) -> Role {
+    if TYPES.contains(&kind) || FUNCTIONS.contains(&kind) {
+        Role::Decl
+    } else if kind == "comment" {
+        Role::Comment
+    } else {
+        Role::Other
+    }
+}
+
+/// The unit a C# declaration node is; each unit is also the scope of what it holds
+/// (`Outer.Inner.Run`, `Job.Run.Retry`).
+fn declare(node: Node, src: &[u8]) -> Option<Decl> {
+    if node
+        .child_by_field_name("name")
+        .is_some_and(|name| RESERVED.contains(&text(name, src)))
+    {
+        return None;
+    }
+    let kind = node.kind();
+    let (unit_kind, name) = if TYPES.contains(&kind) {
+        (UnitKind::Type, field_text(node, "name", src)?.to_string())
+    } else {
+        (UnitKind::Function, function_name(node, src)?)
+    };
+    Some(Decl {
+        scope: Some(name.clone()),
+        unit: Some(UnitDecl {
+            kind: unit_kind,
+            name,
+            counts_as_type: unit_kind == UnitKind::Type,
+        }),
+    })
+}
+
+/// The own name of a function-like declaration; `None` for an event without accessors.
+fn function_name(node: Node, src: &[u8]) -> Option<String> {
+    match node.kind() {
+        "destructor_declaration" => Some(format!("~{}", field_text(node, "name", src)?)),
+        "operator_declaration" => {
+            let token = field_text(node, "operator", src)?;
+            Some(format!("operator {}{token}", checked(node)))
+        }
+        "conversion_operator_declaration" => conversion_name(node, src),
+        "indexer_declaration" => Some("this[]".to_string()),
+        "event_declaration" => {
+            node.child_by_field_name("accessors")?;
+            Some(field_text(node, "name", src)?.to_string())
+        }
+        _ => Some(field_text(node, "name", src)?.to_string()),
+    }
+}
+
+/// `implicit operator decimal`, `explicit operator checked int`: the target type as
+/// written, whitespace collapsed.
+fn conversion_name(node: Node, src: &[u8]) -> Option<String> {
+    let mut cursor = node.walk();
+    let direction = node
+        .children(&mut cursor)
+        .find(|c| matches!(c.kind(), "implicit" | "explicit") && !c.is_named())?
+        .kind();
+    let target = collapse_whitespace(field_text(node, "type", src)?);
+    Some(format!("{direction} operator {}{target}", checked(node)))
+}
+
+/// `"checked "` when the operator is declared `checked`, else `""`.
+fn checked(node: Node) -> &'static str {
+    let mut cursor = node.walk();
+    let found = node
+        .children(&mut cursor)
+        .any(|c| c.kind() == "checked" && !c.is_named());
+    if found {
+        "checked "
+    } else {
+        ""
+    }
+}
+
+fn field_text<'a>(node: Node, field: &str, src: &'a [u8]) -> Option<&'a str> {
+    let child = node.child_by_field_name(field)?;
+    Some(text(child, src)).filter(|t| !t.is_empty())
+}

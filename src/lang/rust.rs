@@ -1,0 +1,249 @@
+//! Rust for the measurer (stage 2): the item kinds that are units, their names (SPEC §4:
+//! scopes joined with `::`, impls named by their cleaned types) and the `#[cfg(test)]`
+//! attribute that leaves test code out.
+
+use std::sync::OnceLock;
+
+use tree_sitter::Node;
+
+use super::{text, Decl, Lang, Role, UnitDecl};
+use crate::model::{Language, UnitKind};
+
+static ROLES: OnceLock<Vec<Role>> = OnceLock::new();
+
+/// Rust as data for the generic walk.
+pub static RUST: Lang = Lang {
+    language: Language::Rust,
+    grammar,
+    separator: "::",
+    role_of,
+    declare,
+    is_test_attribute,
+    roles: &ROLES,
+};
+
+fn grammar() -> tree_sitter::Language {
+    tree_sitter_rust::LANGUAGE.into()
+}
+
+fn role_of(kind: &str) -> Role {
+    match kind {
+        "function_item"
+        | "function_signature_item"
+        | "struct_item"
+        | "enum_item"
+        | "union_item"
+        | "trait_item"
+        | "impl_item"
+        | "mod_item" => Role::Decl,
+        "const_item"
+        | "static_item"
+        | "type_item"
+        | "associated_type"
+        | "use_declaration"
+        | "extern_crate_declaration"
+        | "foreign_mod_item"
+        | "macro_definition"
+        | "macro_invocation" => Role::Item,
+        "attribute_item" => Role::Attribute,
+        "line_comment" | "block_comment" => Role::Comment,
+        _ => Role::Other,
+    }
+}
+
+fn declare(node: Node, src: &[u8]) -> Option<Decl> {
+    match node.kind() {
+        "function_item" | "function_signature_item" => named(node, src, UnitKind::Function),
+        "impl_item" => Some(impl_decl(node, src)),
+        "mod_item" => Some(Decl {
+            unit: None,
+            scope: Some(name_of(node, src)?),
+        }),
+        _ => named(node, src, UnitKind::Type),
+    }
+}
+
+/// A unit named by its `name` field (raw identifiers as written), also a scope.
+fn named(node: Node, src: &[u8], kind: UnitKind) -> Option<Decl> {
+    let name = name_of(node, src)?;
+    Some(Decl {
+        scope: Some(name.clone()),
+        unit: Some(UnitDecl {
+            kind,
+            name,
+            counts_as_type: kind == UnitKind::Type,
+        }),
+    })
+}
+
+fn name_of(node: Node, src: &[u8]) -> Option<String> {
+    let name = text(node.child_by_field_name("name")?, src);
+    Some(name.to_string()).filter(|n| !n.is_empty())
+}
+
+/// `impl Parser` / `impl Iterator for Parser` (`unsafe` dropped, `!` kept), holding
+/// `Parser::…` or `<Parser as Iterator>::…`. A type that is not a plain path is written
+/// in angle brackets for what the impl holds: `<&Foo>::…`, `<[u8; N] as Foo>::…`.
+fn impl_decl(node: Node, src: &[u8]) -> Decl {
+    let ty = node
+        .child_by_field_name("type")
+        .map(|t| clean_type(t, src))
+        .unwrap_or_default();
+    let trait_name = node
+        .child_by_field_name("trait")
+        .map(|t| format!("{}{}", negation(node), clean_type(t, src)));
+    let (name, scope) = match trait_name {
+        Some(tr) => (format!("impl {tr} for {ty}"), format!("<{ty} as {tr}>")),
+        None if is_plain_path(&ty) => (format!("impl {ty}"), ty.clone()),
+        None => (format!("impl {ty}"), format!("<{ty}>")),
+    };
+    Decl {
+        scope: Some(scope),
+        unit: Some(UnitDecl {
+            kind: UnitKind::Type,
+            name,
+            counts_as_type: false,
+        }),
+    }
+}
+
+/// `"!"` for a negative impl (`impl !Send for X`).
+fn negation(node: Node) -> &'static str {
+    let mut cursor = node.walk();
+    let negative = node
+        .children(&mut cursor)
+        .any(|c| c.kind() == "!" && !c.is_named());
+    if negative {
+        "!"
+    } else {
+        ""
+    }
+}
+
+fn is_plain_path(ty: &str) -> bool {
+    !ty.is_empty()
+        && ty
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == ':' || c == '#')
+}
+
+/// A type or trait as written, whitespace collapsed, with every `<...>` list, lifetime
+/// (and the space after it), `for<...>` binder and comment removed:
+/// `fmt::Debug`, `&'a mut Foo<'a, T>` → `&mut Foo`, `dyn Trait + 'a` → `dyn Trait`.
+pub fn clean_type(node: Node, src: &[u8]) -> String {
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        let cut = cut_of(n, src);
+        let look_inside = match cut {
+            Some(_) => matches!(n.kind(), "bounded_type" | "higher_ranked_trait_bound"),
+            None => true,
+        };
+        cuts.extend(cut);
+        if look_inside {
+            let mut cursor = n.walk();
+            stack.extend(n.children(&mut cursor));
+        }
+    }
+    cuts.sort_unstable();
+    let (start, end) = (node.start_byte(), node.end_byte());
+    let mut kept = String::new();
+    let mut at = start;
+    for (from, to) in cuts {
+        if from > at {
+            kept.push_str(slice(src, at, from));
+        }
+        at = at.max(to);
+    }
+    if end > at {
+        kept.push_str(slice(src, at, end));
+    }
+    super::collapse_whitespace(&kept)
+}
+
+/// The byte range a node removes from a cleaned type, if any.
+fn cut_of(node: Node, src: &[u8]) -> Option<(usize, usize)> {
+    match node.kind() {
+        "type_arguments" | "type_parameters" | "where_clause" | "use_bounds" | "line_comment"
+        | "block_comment" => Some((node.start_byte(), node.end_byte())),
+        "lifetime" | "for_lifetimes" => Some((node.start_byte(), after_spaces(node, src))),
+        "higher_ranked_trait_bound" => {
+            let ty = node.child_by_field_name("type")?;
+            Some((node.start_byte(), ty.start_byte()))
+        }
+        "bounded_type" => bounded_lifetime_cut(node),
+        _ => None,
+    }
+}
+
+/// In `T + 'a` (or `'a + T`) the lifetime goes with its `+`.
+fn bounded_lifetime_cut(node: Node) -> Option<(usize, usize)> {
+    let first = node.named_child(0)?;
+    let last = node.named_child(node.named_child_count().checked_sub(1)?)?;
+    if last.kind() == "lifetime" {
+        Some((first.end_byte(), last.end_byte()))
+    } else if first.kind() == "lifetime" {
+        Some((first.start_byte(), last.start_byte()))
+    } else {
+        None
+    }
+}
+
+/// The end of a node plus the spaces after it, up to its parent's end.
+fn after_spaces(node: Node, src: &[u8]) -> usize {
+    let limit = node.parent().map_or(src.len(), |p| p.end_byte());
+    let mut end = node.end_byte();
+    while end < limit && src.get(end).is_some_and(|b| b.is_ascii_whitespace()) {
+        end += 1;
+    }
+    end
+}
+
+fn slice(src: &[u8], from: usize, to: usize) -> &str {
+    src.get(from..to)
+        .and_then(|b| std::str::from_utf8(b).ok())
+        .unwrap_or("")
+}
+
+/// `#[cfg(test)]`, or `#[cfg(all(...))]` with `test` among its direct arguments.
+fn is_test_attribute(node: Node, src: &[u8]) -> bool {
+    let compact: String = text(node, src)
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let Some(inner) = compact
+        .strip_prefix("#[cfg(")
+        .and_then(|s| s.strip_suffix(")]"))
+    else {
+        return false;
+    };
+    if inner == "test" {
+        return true;
+    }
+    inner
+        .strip_prefix("all(")
+        .and_then(|s| s.strip_suffix(')'))
+        .is_some_and(|args| top_level_args(args).contains(&"test"))
+}
+
+/// The comma-separated arguments of a list, split at depth 0 only.
+fn top_level_args(list: &str) -> Vec<&str> {
+    let mut args = Vec::new();
+    let (mut depth, mut from) = (0i32, 0usize);
+    for (i, c) in list.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                args.push(&list[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    args.push(&list[from..]);
+    args
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,122 @@
+//! The measurer over a directory tree (stage 2 for `measure` and `baseline`): lists the
+//! files under the targets the way git sees them, then measures them in parallel.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use anyhow::{bail, Context as _, Result};
+use rayon::prelude::*;
+
+use super::{left_out, measure_file, skipped, Options};
+use crate::model::{FileOutcome, Language, SkipReason};
+
+/// Measures every measured-language file under `targets` (repository-relative files or
+/// directories; `""` or `.` is the whole root), walking with [`crate::walk::builder`]
+/// (git's ignore rules respected, symbolic links not followed), in parallel. Files left
+/// out by path or header come back as [`FileOutcome::LeftOut`]; unreadable, non-UTF-8
+/// and too large ones as [`FileOutcome::Skipped`]. Sorted by path. A target that does not
+/// exist is an error naming it; a file target of another language yields nothing.
+pub fn measure_tree(
+    root: &Path,
+    targets: &[String],
+    options: &Options,
+) -> Result<Vec<FileOutcome>> {
+    let targets = normalise_targets(root, targets)?;
+    let files = list_files(root, &targets)?;
+    let mut outcomes: Vec<FileOutcome> = files
+        .par_iter()
+        .filter_map(|rel| measure_path(root, rel, options))
+        .collect();
+    outcomes.sort_by(|a, b| a.path().cmp(b.path()));
+    Ok(outcomes)
+}
+
+/// Targets as clean repository-relative paths (`""` for the root), each checked to exist.
+fn normalise_targets(root: &Path, targets: &[String]) -> Result<Vec<String>> {
+    let mut clean = Vec::new();
+    for target in targets {
+        let mut parts = Vec::new();
+        for part in target.split(['/', '\\']) {
+            match part {
+                "" | "." => {}
+                ".." => bail!("target {target:?} leaves the repository"),
+                _ => parts.push(part),
+            }
+        }
+        if Path::new(target).is_absolute() {
+            bail!("target {target:?} is not relative to the repository");
+        }
+        let rel = parts.join("/");
+        let abs = if rel.is_empty() {
+            root.to_path_buf()
+        } else {
+            root.join(&rel)
+        };
+        std::fs::symlink_metadata(&abs).with_context(|| format!("target {target:?}"))?;
+        clean.push(rel);
+    }
+    Ok(clean)
+}
+
+/// Every file of a measured language under the targets that git doesn't ignore.
+fn list_files(root: &Path, targets: &[String]) -> Result<BTreeSet<String>> {
+    let mut builder = crate::walk::builder(root);
+    let filter_root = root.to_path_buf();
+    let filter_targets = targets.to_vec();
+    builder.filter_entry(move |entry| {
+        entry.file_name() != ".git"
+            && crate::walk::rel_path(&filter_root, entry.path())
+                .is_ok_and(|rel| on_target_path(&rel, &filter_targets))
+    });
+    let mut files = BTreeSet::new();
+    for entry in builder.build() {
+        let entry = entry.with_context(|| format!("listing {}", root.display()))?;
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let rel = crate::walk::rel_path(root, entry.path())?;
+        if Language::of_path(&rel).is_some() && under_a_target(&rel, targets) {
+            files.insert(rel);
+        }
+    }
+    Ok(files)
+}
+
+/// Whether the walk must enter `rel`: it is under a target or on the way to one.
+fn on_target_path(rel: &str, targets: &[String]) -> bool {
+    rel.is_empty()
+        || targets
+            .iter()
+            .any(|t| contains(t, rel) || t.strip_prefix(rel).is_some_and(|r| r.starts_with('/')))
+}
+
+fn under_a_target(rel: &str, targets: &[String]) -> bool {
+    targets.iter().any(|t| contains(t, rel))
+}
+
+/// Whether `rel` is `target` or lies under it.
+fn contains(target: &str, rel: &str) -> bool {
+    target.is_empty()
+        || rel == target
+        || rel.strip_prefix(target).is_some_and(|r| r.starts_with('/'))
+}
+
+/// Measures one listed file: path rules and size before reading it.
+fn measure_path(root: &Path, rel: &str, options: &Options) -> Option<FileOutcome> {
+    if let Some(reason) = super::left_out_by_path(rel) {
+        return Some(left_out(rel, reason));
+    }
+    let abs = root.join(rel);
+    let size = match std::fs::symlink_metadata(&abs) {
+        Ok(meta) => meta.len(),
+        Err(e) => return Some(skipped(rel, SkipReason::Unreadable(e.to_string()))),
+    };
+    if size > options.max_file_size {
+        let max = options.max_file_size;
+        return Some(skipped(rel, SkipReason::TooLarge { size, max }));
+    }
+    match std::fs::read(&abs) {
+        Ok(bytes) => measure_file(rel, &bytes, options),
+        Err(e) => Some(skipped(rel, SkipReason::Unreadable(e.to_string()))),
+    }
+}

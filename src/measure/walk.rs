@@ -1,0 +1,148 @@
+//! The one generic walk of the measurer (stage 2): a pre-order, non-recursive
+//! `TreeCursor` walk over a parsed file that turns declaration nodes into [`Unit`]s with
+//! scoped names, counts types, finds Rust test items and syntax errors. Deep nesting
+//! cannot overflow the stack: all state lives in vectors.
+
+use tree_sitter::{Node, Point, Tree};
+
+use crate::lang::{end_line, start_line, Lang, Role};
+use crate::model::Unit;
+
+/// What one walk found in a file.
+#[derive(Debug, Default)]
+pub struct Walked {
+    pub units: Vec<Unit>,
+    /// Type declarations, nested ones included, Rust `impl` blocks not.
+    pub types: u64,
+    /// Line spans (1-based, inclusive) of items left out as test code.
+    pub test_spans: Vec<(u32, u32)>,
+    /// Lines of ERROR and MISSING nodes.
+    pub error_lines: Vec<u32>,
+}
+
+/// The outer attributes seen so far among one node's children, waiting for their item.
+#[derive(Debug, Default)]
+struct AttributeRun {
+    start: Option<Point>,
+    test: bool,
+}
+
+struct Scope {
+    depth: usize,
+    segment: String,
+}
+
+struct Walker<'a> {
+    lang: &'a Lang,
+    src: &'a [u8],
+    scopes: Vec<Scope>,
+    /// One run per level of the cursor: the siblings being visited at that depth.
+    runs: Vec<AttributeRun>,
+    out: Walked,
+}
+
+/// Walks `tree` once and collects what SPEC §4 measures.
+pub fn walk(lang: &Lang, tree: &Tree, src: &[u8]) -> Walked {
+    let mut walker = Walker {
+        lang,
+        src,
+        scopes: Vec::new(),
+        runs: vec![AttributeRun::default()],
+        out: Walked::default(),
+    };
+    let mut cursor = tree.walk();
+    let mut depth = 0usize;
+    loop {
+        let descend = walker.enter(cursor.node(), depth);
+        if descend && cursor.goto_first_child() {
+            depth += 1;
+            walker.runs.push(AttributeRun::default());
+            continue;
+        }
+        loop {
+            walker.leave(depth);
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return walker.out;
+            }
+            walker.runs.pop();
+            depth = depth.saturating_sub(1);
+        }
+    }
+}
+
+impl Walker<'_> {
+    /// Visits a node; returns whether to descend into it.
+    fn enter(&mut self, node: Node, depth: usize) -> bool {
+        if node.is_error() || node.is_missing() {
+            self.out.error_lines.push(start_line(node.start_position()));
+        }
+        let role = self.lang.role(node);
+        match role {
+            Role::Attribute => {
+                let test = (self.lang.is_test_attribute)(node, self.src);
+                let run = self.run();
+                run.start = run.start.or(Some(node.start_position()));
+                run.test |= test;
+                return false;
+            }
+            Role::Comment => return false,
+            Role::Decl | Role::Item | Role::Other => {}
+        }
+        let run = std::mem::take(self.run());
+        if !node.is_named() {
+            return true;
+        }
+        let start = run.start.unwrap_or(node.start_position());
+        if run.test && role != Role::Other {
+            let span = (start_line(start), end_line(start, node.end_position()));
+            self.out.test_spans.push(span);
+            return false;
+        }
+        if role == Role::Decl {
+            self.declare(node, depth, start);
+        }
+        true
+    }
+
+    fn declare(&mut self, node: Node, depth: usize, start: Point) {
+        let Some(decl) = (self.lang.declare)(node, self.src) else {
+            return;
+        };
+        if let Some(unit) = decl.unit {
+            let mut name = String::new();
+            for scope in &self.scopes {
+                name.push_str(&scope.segment);
+                name.push_str(self.lang.separator);
+            }
+            name.push_str(&unit.name);
+            self.out.types += u64::from(unit.counts_as_type);
+            self.out.units.push(Unit {
+                name,
+                kind: unit.kind,
+                start_line: start_line(start),
+                end_line: end_line(start, node.end_position()),
+            });
+        }
+        if let Some(segment) = decl.scope {
+            self.scopes.push(Scope { depth, segment });
+        }
+    }
+
+    /// Leaves the node at `depth`: the scopes it opened close.
+    fn leave(&mut self, depth: usize) {
+        while self.scopes.last().is_some_and(|s| s.depth >= depth) {
+            self.scopes.pop();
+        }
+    }
+
+    fn run(&mut self) -> &mut AttributeRun {
+        if self.runs.is_empty() {
+            self.runs.push(AttributeRun::default());
+        }
+        let last = self.runs.len() - 1;
+        &mut self.runs[last]
+    }
+}

@@ -1,0 +1,210 @@
+//! The measurer against hand-checked fixtures: `fixtures/measure/expected.tsv` lists, for
+//! every file under `fixtures/measure/`, what SPEC §4 says measuring it gives; one loop
+//! checks them all.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use structgate::measure::{measure_file, measure_tree, Options};
+use structgate::model::FileOutcome;
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/measure")
+}
+
+/// The rows of one outcome, in the format of `expected.tsv`.
+fn rows_of(outcome: &FileOutcome) -> Vec<String> {
+    match outcome {
+        FileOutcome::Measured(m) => {
+            let mut rows = vec![format!("{}\tfile\t{}\t{}", m.path, m.lines, m.types)];
+            rows.extend(
+                m.warnings
+                    .iter()
+                    .map(|w| format!("{}\twarning\t{w}", m.path)),
+            );
+            rows.extend(m.units.iter().map(|u| {
+                let (kind, name) = (u.kind.key(), &u.name);
+                format!(
+                    "{}\t{kind}\t{name}\t{}\t{}",
+                    m.path, u.start_line, u.end_line
+                )
+            }));
+            rows
+        }
+        FileOutcome::Skipped { path, reason } => vec![format!("{path}\tskipped\t{reason}")],
+        FileOutcome::LeftOut { path, reason } => vec![format!("{path}\tleft-out\t{reason}")],
+    }
+}
+
+/// Rows grouped by path, in their order within each path.
+fn by_path<'a>(rows: impl Iterator<Item = &'a str>) -> BTreeMap<String, Vec<String>> {
+    let mut map: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for row in rows {
+        let path = row.split('\t').next().unwrap_or_default().to_string();
+        map.entry(path).or_default().push(row.to_string());
+    }
+    map
+}
+
+fn expected() -> BTreeMap<String, Vec<String>> {
+    let text = std::fs::read_to_string(fixtures().join("expected.tsv")).unwrap();
+    by_path(
+        text.lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#')),
+    )
+}
+
+#[test]
+fn every_fixture_measures_as_expected() {
+    let outcomes = measure_tree(&fixtures(), &[String::new()], &Options::default()).unwrap();
+    let rows: Vec<String> = outcomes.iter().flat_map(rows_of).collect();
+    let actual = by_path(rows.iter().map(String::as_str));
+    let expected = expected();
+    let mut problems = Vec::new();
+    for path in expected
+        .keys()
+        .chain(actual.keys())
+        .collect::<std::collections::BTreeSet<_>>()
+    {
+        let (want, got) = (expected.get(path), actual.get(path));
+        if want != got {
+            problems.push(format!(
+                "{path}\n  expected:\n    {}\n  measured:\n    {}",
+                want.map_or("(nothing)".into(), |r| r.join("\n    ")),
+                got.map_or("(nothing)".into(), |r| r.join("\n    ")),
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn outcomes_come_sorted_by_path() {
+    let outcomes = measure_tree(&fixtures(), &[String::new()], &Options::default()).unwrap();
+    let paths: Vec<&str> = outcomes.iter().map(FileOutcome::path).collect();
+    let mut sorted = paths.clone();
+    sorted.sort_unstable();
+    assert_eq!(paths, sorted);
+    assert!(paths.contains(&"cs/Pricing.cs"));
+}
+
+#[test]
+fn targets_pick_files_and_directories() {
+    let root = fixtures();
+    let targets = [
+        "rust/src".to_string(),
+        "./cs/Money.cs".to_string(),
+        "cs/notes.txt".to_string(),
+    ];
+    let outcomes = measure_tree(&root, &targets, &Options::default()).unwrap();
+    let paths: Vec<&str> = outcomes.iter().map(FileOutcome::path).collect();
+    assert_eq!(
+        paths,
+        [
+            "cs/Money.cs",
+            "rust/src/parser/mod.rs",
+            "rust/src/parser/tests.rs"
+        ]
+    );
+}
+
+#[test]
+fn a_missing_target_is_an_error_naming_it() {
+    let targets = ["cs/Nope.cs".to_string()];
+    let err = measure_tree(&fixtures(), &targets, &Options::default()).unwrap_err();
+    assert!(format!("{err:#}").contains("\"cs/Nope.cs\""), "{err:#}");
+    let targets = ["../x".to_string()];
+    let err = measure_tree(&fixtures(), &targets, &Options::default()).unwrap_err();
+    assert!(format!("{err:#}").contains("\"../x\""), "{err:#}");
+}
+
+#[test]
+fn too_large_files_are_skipped_before_reading() {
+    let options = Options {
+        max_file_size: 100,
+        ..Options::default()
+    };
+    let targets = ["cs/Pricing.cs".to_string(), "cs/Crlf.cs".to_string()];
+    let outcomes = measure_tree(&fixtures(), &targets, &options).unwrap();
+    let rows: Vec<String> = outcomes.iter().flat_map(rows_of).collect();
+    assert_eq!(rows[0], "cs/Crlf.cs\tfile\t6\t1");
+    let size = std::fs::metadata(fixtures().join("cs/Pricing.cs"))
+        .unwrap()
+        .len();
+    assert_eq!(
+        rows.last().unwrap(),
+        &format!("cs/Pricing.cs\tskipped\tlarger than --max-file-size ({size} > 100 bytes)")
+    );
+}
+
+#[test]
+fn a_generated_header_is_measured_when_not_honoured() {
+    let bytes = std::fs::read(fixtures().join("rust/generated.rs")).unwrap();
+    let options = Options {
+        honour_generated_header: false,
+        ..Options::default()
+    };
+    let outcome = measure_file("rust/generated.rs", &bytes, &options).unwrap();
+    assert_eq!(
+        rows_of(&outcome),
+        [
+            "rust/generated.rs\tfile\t3\t0",
+            "rust/generated.rs\tfunction\tgen\t3\t3"
+        ]
+    );
+}
+
+/// Measures a real checkout named by `STRUCTGATE_MEASURE_DIR` and prints every unit, to
+/// compare names and spans with the source by eye:
+/// `STRUCTGATE_MEASURE_DIR=/tmp/serde cargo test --test measure_fixtures -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn measure_a_real_checkout() {
+    let Ok(dir) = std::env::var("STRUCTGATE_MEASURE_DIR") else {
+        return;
+    };
+    let outcomes = measure_tree(Path::new(&dir), &[String::new()], &Options::default()).unwrap();
+    let mut units = 0;
+    for outcome in &outcomes {
+        if let FileOutcome::Measured(m) = outcome {
+            units += m.units.len();
+        }
+        for row in rows_of(outcome) {
+            println!("{row}");
+        }
+    }
+    eprintln!("{} outcomes, {units} units", outcomes.len());
+}
+
+#[cfg(unix)]
+#[test]
+fn ignored_files_and_symbolic_links_are_never_measured() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let status = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(root)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    std::fs::write(root.join(".gitignore"), "ignored.rs\ngen/\n").unwrap();
+    std::fs::create_dir_all(root.join("gen")).unwrap();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    for file in ["src/a.rs", "ignored.rs", "gen/b.rs"] {
+        std::fs::write(root.join(file), "fn f() {}\n").unwrap();
+    }
+    std::os::unix::fs::symlink(root.join("src/a.rs"), root.join("link.rs")).unwrap();
+    std::os::unix::fs::symlink(root.join("src"), root.join("linkdir")).unwrap();
+    let paths = |targets: &[&str]| -> Vec<String> {
+        let targets: Vec<String> = targets.iter().map(|t| t.to_string()).collect();
+        let outcomes = measure_tree(root, &targets, &Options::default()).unwrap();
+        outcomes.iter().map(|o| o.path().to_string()).collect()
+    };
+    assert_eq!(paths(&[""]), ["src/a.rs"]);
+    assert_eq!(
+        paths(&["ignored.rs", "gen", "gen/b.rs"]),
+        Vec::<String>::new()
+    );
+    assert_eq!(paths(&["link.rs", "linkdir"]), Vec::<String>::new());
+    assert_eq!(paths(&["src/", "src/a.rs", "."]), ["src/a.rs"]);
+}
