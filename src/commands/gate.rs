@@ -134,7 +134,18 @@ fn judge_sandbox(dir: &Path, request: &Request, several: bool) -> Result<Sandbox
         return Ok(Sandbox::not_judged(reason, detail));
     }
     let (base, via) = match repo.resolve_base(&request.bases, request.start.as_deref())? {
-        BaseResolution::Found { commit, via, .. } => (commit, via),
+        BaseResolution::Found {
+            commit,
+            via,
+            from_start,
+        } => {
+            let how = if from_start {
+                format!("--start {via}: no merge-base with any base tried")
+            } else {
+                format!("merge-base of HEAD and {via}")
+            };
+            (commit, how)
+        }
         BaseResolution::NotFound { tried } => {
             let detail = format!("no merge-base of HEAD with {}", tried.join(", "));
             let detail = if several {
@@ -219,9 +230,10 @@ fn judge_change(
         ChangeKind::Deleted => return Ok(()),
         ChangeKind::Renamed { from } => Some(from.as_str()),
         ChangeKind::Added | ChangeKind::Modified => None,
-        other => {
+        ChangeKind::Submodule => {
             if terms.owner(path).is_some_and(ContextTerms::judged) {
-                sb.skipped.push((path.to_string(), other.to_string()));
+                let reason = "submodule: not descended into, its changes are not judged";
+                sb.skipped.push((path.to_string(), reason.to_string()));
             }
             return Ok(());
         }

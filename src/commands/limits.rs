@@ -24,11 +24,7 @@ pub fn run(request: &Request) -> Result<Terms> {
         .collect();
     if !unknown.is_empty() {
         let list: Vec<&str> = unknown.iter().map(|s| s.as_str()).collect();
-        bail!(
-            "{}\n(the keys structgate knows: {})",
-            list.join("\n"),
-            crate::limits::KNOWN_KEYS.join(", ")
-        );
+        bail!("{}", list.join("\n"));
     }
     Ok(terms)
 }

@@ -24,6 +24,8 @@ pub struct Request {
 pub struct MeasuredFile {
     pub measure: FileMeasure,
     pub context: Option<String>,
+    /// True when the owning context has limits (statuses are shown).
+    pub limited: bool,
     /// Parallel to `measure.units`; `None` where no limit applies.
     pub unit_status: Vec<Option<Finding>>,
     /// `file_lines` and `types_per_file` of the file, where limited.
@@ -108,6 +110,7 @@ fn add_file(report: &mut MeasureReport, terms: &Terms, restricted: bool, m: File
     let file_status = values.iter().take(2).filter_map(judge).collect();
     report.files.push(MeasuredFile {
         context: owner.map(|o| o.context.name.clone()),
+        limited: owner.is_some_and(|o| o.limits.is_some()),
         measure: m,
         unit_status,
         file_status,

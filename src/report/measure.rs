@@ -26,7 +26,7 @@ fn rows(file: &MeasuredFile) -> Vec<Row> {
         .filter(|f| f.status != Status::Ok)
         .map(status_text)
         .collect();
-    let file_word = if file.file_status.is_empty() {
+    let file_word = if !file.limited {
         None
     } else if file_status.is_empty() {
         Some("ok".to_string())
@@ -94,7 +94,7 @@ fn summary(report: &MeasureReport) -> String {
         count(types, "type")
     )];
     let by = |s: Status| report.findings.iter().filter(|f| f.status == s).count();
-    let judged = report.files.iter().any(|f| !f.file_status.is_empty());
+    let judged = report.files.iter().any(|f| f.limited);
     if judged {
         parts.push(format!(
             "{} past the band, {} within tolerance, {} tolerated by the baseline",

@@ -67,9 +67,10 @@ pub fn status_text(f: &Finding) -> String {
     }
 }
 
-/// `n thing(s)`.
+/// `n thing(s)`, `n excess(es)`.
 pub fn count(n: usize, what: &str) -> String {
-    format!("{n} {what}(s)")
+    let plural = if what.ends_with('s') { "(es)" } else { "(s)" };
+    format!("{n} {what}{plural}")
 }
 
 /// Pretty JSON with a final newline.
