@@ -1,0 +1,90 @@
+//! Folds the sandboxes' results into one report: a unit seen in two counts once, at the
+//! worse value (SPEC §6 step 5).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{ContextState, GateReport, GateStatus, Sandbox};
+use crate::judge::{Finding, Status};
+use crate::model::Metric;
+
+type Key = (String, String, Metric);
+
+pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
+    let ran = sandboxes.iter().any(|s| s.ran);
+    let base = sandboxes.iter().find_map(|s| s.base.clone());
+    let mut report = GateReport {
+        status: GateStatus::NotJudged,
+        base: base.as_ref().map(|b| b.0.clone()),
+        base_via: base.map(|b| b.1),
+        judged_files: 0,
+        contexts: Vec::new(),
+        excesses: Vec::new(),
+        divergences: Vec::new(),
+        not_judged: Vec::new(),
+        skipped: Vec::new(),
+        left_out: Vec::new(),
+        renamed: Vec::new(),
+        warnings: Vec::new(),
+    };
+    let mut worst: BTreeMap<Key, Finding> = BTreeMap::new();
+    let mut judged = BTreeSet::new();
+    for sb in sandboxes {
+        for f in sb.findings {
+            keep_worse(&mut worst, f);
+        }
+        judged.extend(sb.judged);
+        merge_contexts(&mut report.contexts, sb.contexts);
+        report.not_judged.extend(sb.not_judged);
+        report.skipped.extend(sb.skipped);
+        report.left_out.extend(sb.left_out);
+        report.renamed.extend(sb.renamed);
+        report.warnings.extend(sb.warnings);
+    }
+    tidy(&mut report);
+    report.judged_files = judged.len();
+    for f in worst.into_values() {
+        match f.status {
+            Status::Excess => report.excesses.push(f),
+            _ => report.divergences.push(f),
+        }
+    }
+    report.status = match (report.excesses.is_empty(), ran) {
+        (false, _) => GateStatus::Failed,
+        (true, true) => GateStatus::Passed,
+        (true, false) => GateStatus::NotJudged,
+    };
+    report
+}
+
+fn keep_worse(worst: &mut BTreeMap<Key, Finding>, f: Finding) {
+    let key = (f.path.clone(), f.unit.clone(), f.metric);
+    let worse = worst
+        .get(&key)
+        .is_none_or(|w| (f.value, f.status) > (w.value, w.status));
+    if worse {
+        worst.insert(key, f);
+    }
+}
+
+fn tidy(report: &mut GateReport) {
+    for list in [
+        &mut report.skipped,
+        &mut report.left_out,
+        &mut report.renamed,
+    ] {
+        list.sort();
+        list.dedup();
+    }
+    report.warnings.sort();
+    report.warnings.dedup();
+}
+
+fn merge_contexts(into: &mut Vec<ContextState>, from: Vec<ContextState>) {
+    for c in from {
+        match into.iter_mut().find(|i| i.name == c.name) {
+            Some(existing) if c.judged && !existing.judged => *existing = c,
+            Some(_) => {}
+            None => into.push(c),
+        }
+    }
+}

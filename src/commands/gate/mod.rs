@@ -1,0 +1,116 @@
+//! `structgate gate` (SPEC §6): base → terms at the base → changed files → measured as
+//! the working tree holds them → the one judge → a report value.
+
+mod merge;
+mod sandbox;
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use crate::judge::Finding;
+use crate::measure::Options;
+
+pub struct Request {
+    pub cwd: PathBuf,
+    pub sandboxes: Vec<PathBuf>,
+    pub bases: Vec<String>,
+    pub start: Option<String>,
+    pub options: Options,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GateStatus {
+    Passed,
+    Failed,
+    NotJudged,
+}
+
+impl GateStatus {
+    pub fn key(self) -> &'static str {
+        match self {
+            GateStatus::Passed => "passed",
+            GateStatus::Failed => "failed",
+            GateStatus::NotJudged => "not_judged",
+        }
+    }
+}
+
+/// One context as the gate saw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContextState {
+    pub name: String,
+    pub judged: bool,
+    pub reason: Option<String>,
+}
+
+/// A reason the gate judged nothing (or not everything).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotJudged {
+    pub reason: String,
+    pub detail: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct GateReport {
+    pub status: GateStatus,
+    pub base: Option<String>,
+    /// How the base was found, e.g. `merge-base of HEAD and main`.
+    pub base_via: Option<String>,
+    pub judged_files: usize,
+    pub contexts: Vec<ContextState>,
+    pub excesses: Vec<Finding>,
+    pub divergences: Vec<Finding>,
+    pub not_judged: Vec<NotJudged>,
+    pub skipped: Vec<(String, String)>,
+    pub left_out: Vec<(String, String)>,
+    pub renamed: Vec<(String, String)>,
+    pub warnings: Vec<String>,
+}
+
+/// What one sandbox contributed.
+#[derive(Default)]
+pub(crate) struct Sandbox {
+    /// True once the changed files were listed and judged.
+    ran: bool,
+    base: Option<(String, String)>,
+    contexts: Vec<ContextState>,
+    judged: BTreeSet<String>,
+    findings: Vec<Finding>,
+    not_judged: Vec<NotJudged>,
+    skipped: Vec<(String, String)>,
+    left_out: Vec<(String, String)>,
+    renamed: Vec<(String, String)>,
+    warnings: Vec<String>,
+}
+
+impl Sandbox {
+    fn not_judged(reason: &str, detail: String) -> Sandbox {
+        Sandbox {
+            not_judged: vec![NotJudged {
+                reason: reason.to_string(),
+                detail,
+            }],
+            ..Sandbox::default()
+        }
+    }
+}
+
+pub fn run(request: &Request) -> Result<GateReport> {
+    let dirs: Vec<PathBuf> = if request.sandboxes.is_empty() {
+        vec![request.cwd.clone()]
+    } else {
+        request
+            .sandboxes
+            .iter()
+            .map(|d| request.cwd.join(d))
+            .collect()
+    };
+    let several = dirs.len() > 1;
+    let mut sandboxes = Vec::new();
+    for dir in &dirs {
+        sandboxes.push(sandbox::judge(dir, request, several)?);
+    }
+    Ok(merge::merge(sandboxes))
+}
