@@ -13,10 +13,10 @@ fn text_lists_each_file_and_unit_then_a_summary() {
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
         run.stdout,
-        "src/A.cs:1    file      A.cs    8 lines, 1 types\n\
+        "src/A.cs:1    file      A.cs    8 lines, 1 type(s)\n\
          src/A.cs:1    type      A       8 lines\n\
          src/A.cs:3    function  A.Run   5 lines\n\
-         src/lib.rs:1  file      lib.rs  4 lines, 0 types\n\
+         src/lib.rs:1  file      lib.rs  4 lines, 0 type(s)\n\
          src/lib.rs:1  function  parse   4 lines\n\
          measured 2 file(s): 2 function(s), 1 type(s)\n"
     );

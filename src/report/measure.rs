@@ -37,7 +37,7 @@ fn rows(file: &MeasuredFile) -> Vec<Row> {
         location: format!("{}:1", m.path),
         kind: "file",
         name: m.file_name().to_string(),
-        size: format!("{} lines, {} types", m.lines, m.types),
+        size: format!("{} lines, {}", m.lines, count(m.types as usize, "type")),
         status: file_word,
     }];
     for (unit, status) in m.units.iter().zip(&file.unit_status) {
