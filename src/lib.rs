@@ -5,6 +5,7 @@
 pub mod baseline;
 pub mod cli;
 pub mod context;
+pub mod git;
 pub mod judge;
 pub mod lang;
 pub mod limits;
