@@ -1,0 +1,368 @@
+//! Git feed (SPEC §6): the only module that touches gix. It finds the gate's base (the
+//! merge-base), lists what a branch changed against it, and reads files at a commit for
+//! the readers of contexts, limits and baselines.
+//!
+//! Nothing here runs a program: the repository's `filter.<driver>` sections (clean,
+//! smudge, process) and `diff.<driver>` sections (textconv, command) are dropped from the
+//! in-memory configuration when the repository is opened, so comparing the working tree
+//! reads files as they are on disk (SPEC §6 "Files").
+
+mod changes;
+mod renames;
+mod tree;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context as _, Result};
+use gix::bstr::ByteSlice;
+use gix::ObjectId;
+
+pub use tree::TreeSource;
+
+/// The bases tried, in order, when the gate is given no `--base` (SPEC §6 step 1).
+pub const DEFAULT_BASES: [&str; 5] = [
+    "origin/HEAD",
+    "origin/main",
+    "origin/master",
+    "main",
+    "master",
+];
+
+/// Bytes of decoded objects kept for reuse (history walks read the same trees often).
+const OBJECT_CACHE_BYTES: usize = 4 << 20;
+
+/// An opened repository (working tree or bare).
+pub struct Repo {
+    repo: gix::Repository,
+    /// The directory the repository was discovered from, for messages.
+    dir: PathBuf,
+    shallow: bool,
+}
+
+/// How the base of a gate run was found (SPEC §6 step 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BaseResolution {
+    /// `commit` (full hex id) is the base. `via` is the revision as given that produced
+    /// it: a base (`main`, `origin/HEAD`) whose merge-base with HEAD is `commit`, or, when
+    /// `from_start` is true, the `--start` revision, which is then the base itself.
+    Found {
+        commit: String,
+        via: String,
+        from_start: bool,
+    },
+    /// No base gave a merge-base with HEAD (and `--start` was absent or didn't resolve).
+    /// `tried` lists the bases tried, in order (not the `--start` revision).
+    NotFound { tried: Vec<String> },
+}
+
+/// One file that differs between the base commit's tree and the working tree.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Change {
+    /// Repository-relative path with `/`: the new path for a rename, the old one for a
+    /// deletion.
+    pub path: String,
+    pub kind: ChangeKind,
+}
+
+/// What happened to a path between the base and the working tree.
+///
+/// Only regular files count as files: a symbolic link is never `Added` or `Modified`; a
+/// file replaced by a link is `Deleted`, a link replaced by a file is `Added`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ChangeKind {
+    Added,
+    Modified,
+    Deleted,
+    /// Moved from `from` (git's rename detection at 50% similarity), maybe also edited.
+    Renamed {
+        from: String,
+    },
+    /// A submodule (gitlink) that was added, removed, moved to another commit, or replaced
+    /// by a file. Its contents are not looked into: the gate reports it as not judged.
+    Submodule,
+}
+
+impl Repo {
+    /// Opens the repository holding `dir` (searching upwards, like `git -C DIR`).
+    pub fn discover(dir: &Path) -> Result<Repo> {
+        let mut repo = gix::discover(dir)
+            .explain(|| format!("opening the git repository at {}", dir.display()))?;
+        drop_program_drivers(&mut repo)
+            .explain(|| format!("{}: reading the git configuration", dir.display()))?;
+        // Commit walks and path lookups read the same trees again and again.
+        repo.object_cache_size_if_unset(OBJECT_CACHE_BYTES);
+        let shallow = repo
+            .is_shallow()
+            .explain(|| format!("{}: reading the shallow file", dir.display()))?;
+        Ok(Repo {
+            repo,
+            dir: dir.to_path_buf(),
+            shallow,
+        })
+    }
+
+    /// The root of the working tree; `None` for a bare repository.
+    pub fn workdir(&self) -> Option<&Path> {
+        self.repo.workdir()
+    }
+
+    pub fn is_bare(&self) -> bool {
+        self.repo.workdir().is_none()
+    }
+
+    /// True in a shallow clone (history cut off at some depth).
+    pub fn is_shallow(&self) -> bool {
+        self.shallow
+    }
+
+    /// The full id of HEAD's commit; `None` when HEAD is unborn (no commit yet).
+    pub fn head_commit(&self) -> Result<Option<String>> {
+        Ok(self.head_id()?.map(|id| id.to_string()))
+    }
+
+    /// The full commit id `rev` names (tags peeled); `None` when it doesn't resolve or
+    /// names something other than a commit.
+    pub fn rev_commit(&self, rev: &str) -> Result<Option<String>> {
+        Ok(self.resolve_commit(rev)?.map(|id| id.to_string()))
+    }
+
+    /// SPEC §6 step 1: the merge-base of HEAD with the first of `bases` (or, when empty,
+    /// [`DEFAULT_BASES`]) that resolves to a commit and shares history with HEAD; failing
+    /// that, the commit `start` names, if it resolves.
+    pub fn resolve_base(&self, bases: &[String], start: Option<&str>) -> Result<BaseResolution> {
+        let revs: Vec<String> = if bases.is_empty() {
+            DEFAULT_BASES.iter().map(|s| s.to_string()).collect()
+        } else {
+            bases.to_vec()
+        };
+        if let Some(head) = self.head_id()? {
+            if let Some(found) = self.first_merge_base(&revs, head)? {
+                return Ok(found);
+            }
+        }
+        if let Some(start) = start {
+            if let Some(commit) = self.resolve_commit(start)? {
+                return Ok(BaseResolution::Found {
+                    commit: commit.to_string(),
+                    via: start.to_string(),
+                    from_start: true,
+                });
+            }
+        }
+        Ok(BaseResolution::NotFound { tried: revs })
+    }
+
+    /// A [`FileSource`](crate::source::FileSource) over the tree of `commit`.
+    pub fn tree_source(&self, commit: &str) -> Result<TreeSource> {
+        let id = self.commit_id(commit)?;
+        let tree = self.tree_of(id)?;
+        Ok(TreeSource::new(&self.repo, id, tree))
+    }
+
+    /// Every file that differs between `base_commit`'s tree and the working tree:
+    /// committed on the branch, staged, unstaged, untracked and not ignored; sorted by
+    /// path, one entry per path (SPEC §6 step 3).
+    pub fn changes(&self, base_commit: &str) -> Result<Vec<Change>> {
+        let workdir = self.repo.workdir().ok_or_else(|| {
+            anyhow!(
+                "{}: a bare repository has no working tree to compare with",
+                self.repo.git_dir().display()
+            )
+        })?;
+        let id = self.commit_id(base_commit)?;
+        let tree = self.tree_of(id)?;
+        changes::list(&self.repo, workdir, tree)
+            .with_context(|| format!("listing the changes since commit {base_commit}"))
+    }
+
+    /// `(old, new)` paths of the files renamed or moved between `commit`'s tree and the
+    /// working tree, sorted by new path.
+    pub fn renames_since(&self, commit: &str) -> Result<Vec<(String, String)>> {
+        let renames = self
+            .changes(commit)?
+            .into_iter()
+            .filter_map(|c| match c.kind {
+                ChangeKind::Renamed { from } => Some((from, c.path)),
+                _ => None,
+            });
+        Ok(renames.collect())
+    }
+
+    /// The newest commit reachable from HEAD that changed `path` (git's default history
+    /// simplification: a merge that kept one parent's version follows that parent), or
+    /// `None` when no commit holds it or HEAD is unborn.
+    pub fn last_commit_touching(&self, path: &str) -> Result<Option<String>> {
+        let Some(head) = self.head_id()? else {
+            return Ok(None);
+        };
+        let mut current = self.history_step(head, path)?;
+        loop {
+            let mut same = None;
+            for parent in &current.parents {
+                let step = self.history_step(*parent, path)?;
+                if step.entry == current.entry {
+                    same = Some(step);
+                    break;
+                }
+            }
+            match same {
+                Some(step) => current = step,
+                None if current.parents.is_empty() && current.entry.is_none() => return Ok(None),
+                None => return Ok(Some(current.id.to_string())),
+            }
+        }
+    }
+
+    fn head_id(&self) -> Result<Option<ObjectId>> {
+        let head = self
+            .repo
+            .head()
+            .explain(|| format!("{}: reading HEAD", self.dir.display()))?;
+        if head.is_unborn() {
+            return Ok(None);
+        }
+        let id = self
+            .repo
+            .head_id()
+            .explain(|| format!("{}: resolving HEAD", self.dir.display()))?;
+        Ok(Some(id.detach()))
+    }
+
+    fn first_merge_base(&self, revs: &[String], head: ObjectId) -> Result<Option<BaseResolution>> {
+        let cache = self
+            .repo
+            .commit_graph_if_enabled()
+            .explain(|| "reading the commit-graph")?;
+        let mut graph = self.repo.revision_graph(cache.as_ref());
+        for rev in revs {
+            let Some(commit) = self.resolve_commit(rev)? else {
+                continue;
+            };
+            let base = self
+                .repo
+                .merge_base_with_graph(commit, head, &mut graph)
+                .explain(|| format!("finding the merge-base of HEAD and {rev}"))?;
+            if let Some(base) = base {
+                return Ok(Some(BaseResolution::Found {
+                    commit: base.to_string(),
+                    via: rev.clone(),
+                    from_start: false,
+                }));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The commit `rev` names, tags peeled; `None` if it doesn't resolve or isn't a commit.
+    fn resolve_commit(&self, rev: &str) -> Result<Option<ObjectId>> {
+        let Ok(id) = self.repo.rev_parse_single(rev.as_bytes().as_bstr()) else {
+            return Ok(None);
+        };
+        let object = id
+            .object()
+            .and_then(|o| o.peel_tags_to_end())
+            .explain(|| format!("reading the object {rev} names ({id})"))?;
+        Ok((object.kind == gix::object::Kind::Commit).then_some(object.id))
+    }
+
+    /// The commit `rev` names, or an error naming it.
+    fn commit_id(&self, rev: &str) -> Result<ObjectId> {
+        self.resolve_commit(rev)?
+            .ok_or_else(|| anyhow!("{rev} does not name a commit in {}", self.dir.display()))
+    }
+
+    fn tree_of(&self, commit: ObjectId) -> Result<ObjectId> {
+        let tree = self
+            .repo
+            .find_commit(commit)
+            .and_then(|c| c.tree_id())
+            .explain(|| format!("reading commit {commit}"))?;
+        Ok(tree.detach())
+    }
+
+    /// One commit of a history walk: its parents present in the object database (a
+    /// shallow clone lacks those beyond its boundary) and the id and mode of `path` in it.
+    fn history_step(&self, commit: ObjectId, path: &str) -> Result<HistoryStep> {
+        let found = self
+            .repo
+            .find_commit(commit)
+            .explain(|| format!("reading commit {commit}"))?;
+        let mut parents = Vec::new();
+        for parent in found.parent_ids() {
+            if self.repo.has_object(parent) {
+                parents.push(parent.detach());
+            } else if !self.shallow {
+                bail!("commit {parent}, a parent of {commit}, is missing");
+            }
+        }
+        let entry = found
+            .tree()
+            .and_then(|tree| tree.lookup_entry_by_path(path))
+            .explain(|| format!("looking up {path} in commit {commit}"))?
+            .map(|e| (e.object_id(), e.mode()));
+        Ok(HistoryStep {
+            id: commit,
+            parents,
+            entry,
+        })
+    }
+}
+
+/// See [`Repo::history_step`].
+struct HistoryStep {
+    id: ObjectId,
+    parents: Vec<ObjectId>,
+    entry: Option<(ObjectId, gix::objs::tree::EntryMode)>,
+}
+
+/// Removes every `filter.<driver>` and `diff.<driver>` section from the in-memory
+/// configuration, so that no clean/smudge/process filter and no textconv or external diff
+/// program can run while the working tree is compared.
+fn drop_program_drivers(repo: &mut gix::Repository) -> Result<(), gix::Error> {
+    let mut config = repo.config_snapshot_mut();
+    let doomed: Vec<_> = config
+        .sections_and_ids()
+        .filter(|(section, _)| {
+            let header = section.header();
+            let name = header.name();
+            name.eq_ignore_ascii_case(b"filter")
+                || (name.eq_ignore_ascii_case(b"diff") && header.subsection_name().is_some())
+        })
+        .map(|(_, id)| id)
+        .collect();
+    for id in doomed {
+        config.remove_section_by_id(id);
+    }
+    config.commit()?;
+    Ok(())
+}
+
+/// Context for a gix result: gix's messages, each once and without its classification
+/// markers (`NotFound`, ...), under `what`.
+trait Explain<T> {
+    fn explain<C: std::fmt::Display + Send + Sync + 'static>(
+        self,
+        what: impl FnOnce() -> C,
+    ) -> Result<T>;
+}
+
+impl<T> Explain<T> for std::result::Result<T, gix::Error> {
+    fn explain<C: std::fmt::Display + Send + Sync + 'static>(
+        self,
+        what: impl FnOnce() -> C,
+    ) -> Result<T> {
+        self.map_err(|e| plain(e).context(what()))
+    }
+}
+
+/// A gix error as one message: its chain joined with `: `, markers left out.
+fn plain(error: gix::Error) -> anyhow::Error {
+    let mut parts: Vec<String> = Vec::new();
+    for cause in error.iter_errors() {
+        let text = cause.to_string();
+        if parts.last() != Some(&text) {
+            parts.push(text);
+        }
+    }
+    anyhow::Error::msg(parts.join(": "))
+}

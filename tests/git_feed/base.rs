@@ -1,0 +1,215 @@
+//! SPEC §6 step 1: which commit is the base.
+
+use structgate::git::{BaseResolution, Repo};
+use structgate::source::FileSource;
+
+use crate::scenario::{branched, found, lines, run_git, strings, Scenario};
+
+#[test]
+fn default_bases_prefer_origin_head_then_origin_main() {
+    let up = Scenario::new();
+    up.write("a.rs", &lines("a"));
+    let cut = up.commit("c1");
+    let clone = Scenario::clone_of(&up, &[]);
+    clone.git(&["checkout", "-q", "-b", "feature"]);
+    clone.write("b.rs", &lines("b"));
+    clone.commit("f1");
+    up.write("a.rs", &lines("moved on"));
+    up.commit("c2");
+    clone.git(&["fetch", "-q"]);
+    let repo = clone.repo();
+    assert_eq!(
+        repo.resolve_base(&[], None).unwrap(),
+        found(&cut, "origin/HEAD", false)
+    );
+    clone.git(&["remote", "set-head", "origin", "-d"]);
+    let repo = clone.repo();
+    assert_eq!(
+        repo.resolve_base(&[], None).unwrap(),
+        found(&cut, "origin/main", false)
+    );
+}
+
+#[test]
+fn default_bases_fall_back_to_local_main() {
+    let (s, cut) = branched();
+    assert_eq!(
+        s.repo().resolve_base(&[], None).unwrap(),
+        found(&cut, "main", false)
+    );
+}
+
+#[test]
+fn given_bases_are_tried_in_order_and_unrelated_history_is_skipped() {
+    let (s, cut) = branched();
+    s.git(&["checkout", "-q", "--orphan", "other"]);
+    s.commit("unrelated");
+    s.git(&["checkout", "-q", "feature"]);
+    s.git(&["branch", "-q", "release", "main"]);
+    let repo = s.repo();
+    let bases = strings(&["no-such-branch", "other", "release", "main"]);
+    assert_eq!(
+        repo.resolve_base(&bases, None).unwrap(),
+        found(&cut, "release", false)
+    );
+}
+
+#[test]
+fn start_is_the_base_when_no_base_shares_history() {
+    let (s, cut) = branched();
+    s.git(&["checkout", "-q", "--orphan", "other"]);
+    let start = s.commit("unrelated");
+    let repo = s.repo();
+    let bases = strings(&["main"]);
+    assert_eq!(
+        repo.resolve_base(&bases, Some("HEAD")).unwrap(),
+        found(&start, "HEAD", true)
+    );
+    assert_eq!(
+        repo.resolve_base(&bases, Some("no-such-rev")).unwrap(),
+        BaseResolution::NotFound {
+            tried: bases.clone()
+        }
+    );
+    assert_ne!(start, cut);
+}
+
+#[test]
+fn no_base_lists_what_was_tried() {
+    let s = Scenario::new();
+    s.git(&["checkout", "-q", "-b", "trunk"]);
+    s.write("a.rs", "fn a() {}\n");
+    s.commit("c1");
+    let repo = s.repo();
+    let defaults = strings(&[
+        "origin/HEAD",
+        "origin/main",
+        "origin/master",
+        "main",
+        "master",
+    ]);
+    assert_eq!(
+        repo.resolve_base(&[], None).unwrap(),
+        BaseResolution::NotFound { tried: defaults }
+    );
+    let given = strings(&["x", "y"]);
+    assert_eq!(
+        repo.resolve_base(&given, None).unwrap(),
+        BaseResolution::NotFound {
+            tried: given.clone()
+        }
+    );
+}
+
+#[test]
+fn detached_head_resolves_its_base() {
+    let (s, cut) = branched();
+    let tip = s.head();
+    s.git(&["checkout", "-q", "--detach"]);
+    let repo = s.repo();
+    assert_eq!(repo.head_commit().unwrap(), Some(tip));
+    assert_eq!(
+        repo.resolve_base(&[], None).unwrap(),
+        found(&cut, "main", false)
+    );
+}
+
+#[test]
+fn unborn_head_has_no_commit_and_no_base() {
+    let s = Scenario::new();
+    s.write("a.rs", "fn a() {}\n");
+    let repo = s.repo();
+    assert_eq!(repo.head_commit().unwrap(), None);
+    assert!(matches!(
+        repo.resolve_base(&[], None).unwrap(),
+        BaseResolution::NotFound { .. }
+    ));
+    assert_eq!(repo.last_commit_touching("a.rs").unwrap(), None);
+    let err = repo.changes("HEAD").unwrap_err();
+    assert!(
+        format!("{err:#}").contains("HEAD does not name a commit"),
+        "{err:#}"
+    );
+}
+
+#[test]
+fn shallow_clone_without_the_merge_base_finds_no_base() {
+    let up = Scenario::new();
+    up.write("a.rs", &lines("a"));
+    up.commit("c1");
+    up.git(&["checkout", "-q", "-b", "feature"]);
+    for i in 0..3 {
+        up.write("b.rs", &lines(&format!("feature {i}")));
+        up.commit("feature");
+    }
+    up.git(&["checkout", "-q", "main"]);
+    for i in 0..3 {
+        up.write("a.rs", &lines(&format!("main {i}")));
+        up.commit("main");
+    }
+    let clone = Scenario::clone_of(
+        &up,
+        &["--depth", "1", "--no-single-branch", "--branch", "feature"],
+    );
+    let repo = clone.repo();
+    assert!(repo.is_shallow());
+    assert!(matches!(
+        repo.resolve_base(&[], None).unwrap(),
+        BaseResolution::NotFound { .. }
+    ));
+    let tip = clone.head();
+    assert_eq!(
+        repo.last_commit_touching("b.rs").unwrap(),
+        Some(tip.clone())
+    );
+    assert_eq!(
+        repo.resolve_base(&[], Some("HEAD")).unwrap(),
+        found(&tip, "HEAD", true)
+    );
+}
+
+#[test]
+fn bare_repository_has_no_changes_to_list() {
+    let (up, cut) = branched();
+    let tmp = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", up.root.display());
+    run_git(tmp.path(), &["clone", "-q", "--bare", &url, "bare.git"]);
+    let repo = Repo::discover(&tmp.path().join("bare.git")).unwrap();
+    assert!(repo.is_bare());
+    assert_eq!(repo.workdir(), None);
+    let err = repo.changes(&cut).unwrap_err();
+    assert!(
+        format!("{err:#}").contains("a bare repository has no working tree to compare with"),
+        "{err:#}"
+    );
+    let tree = repo.tree_source(&cut).unwrap();
+    assert_eq!(
+        tree.read("src/a.rs").unwrap(),
+        Some(lines("a").into_bytes())
+    );
+}
+
+#[test]
+fn a_directory_outside_any_repository_is_a_clear_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let err = Repo::discover(tmp.path()).err().expect("no repository");
+    let dir = tmp.path().display();
+    let expected = format!(
+        "opening the git repository at {dir}: Could not find a git repository in \"{dir}\" or in any of its parents"
+    );
+    assert_eq!(format!("{err:#}"), expected);
+}
+
+#[test]
+fn an_annotated_tag_is_peeled_to_its_commit() {
+    let (s, cut) = branched();
+    s.git(&["tag", "-a", "-m", "release", "v1", &cut]);
+    let bases = strings(&["v1"]);
+    assert_eq!(
+        s.repo().resolve_base(&bases, None).unwrap(),
+        found(&cut, "v1", false)
+    );
+    assert_eq!(s.repo().rev_commit("v1").unwrap(), Some(cut));
+    let tree = s.git(&["rev-parse", "HEAD^{tree}"]);
+    assert_eq!(s.repo().rev_commit(&tree).unwrap(), None);
+}
