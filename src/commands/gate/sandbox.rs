@@ -30,7 +30,7 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
     let mut sandbox = Sandbox {
         base: Some((base.clone(), via)),
         contexts: context_states(&terms),
-        warnings: terms.warnings.clone(),
+        warnings: terms_warnings(&terms),
         ..Sandbox::default()
     };
     if !terms.contexts.iter().any(ContextTerms::judged) {
@@ -107,6 +107,15 @@ fn find_base(
             }
         },
     )
+}
+
+/// Reading warnings and unknown Limits keys at the base: warnings, not errors (SPEC §3).
+fn terms_warnings(terms: &Terms) -> Vec<String> {
+    let unknown = terms
+        .contexts
+        .iter()
+        .flat_map(|c| c.unknown_keys.iter().cloned());
+    terms.warnings.iter().cloned().chain(unknown).collect()
 }
 
 fn context_states(terms: &Terms) -> Vec<ContextState> {
