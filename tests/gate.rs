@@ -410,3 +410,25 @@ fn outside_a_repository_is_an_error() {
     assert_eq!(run.code, 2, "{run:?}");
     assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
 }
+
+#[test]
+fn judged_and_unjudged_contexts_are_both_named() {
+    let s = repo();
+    s.git_ok(&["checkout", "-q", "main"]);
+    s.write("web/context.yaml", "meta:\n  name: web\n  workdir: web\n");
+    s.write("web/principles.md", &principles("function_lines: 10\n"));
+    s.commit("web without a baseline");
+    s.git_ok(&["checkout", "-q", "-b", "feature2"]);
+    s.write("web/App.cs", &cs_class("App", &[("Go", 40)]));
+    grown_small(&s);
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        lines_after_base(&run.stdout),
+        [
+            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
+            "src/Small.cs Small.Run: function_lines 13 > 10 (band 12)",
+            "structure not judged in web (no baseline at the merge-base); judged: inventory",
+        ]
+    );
+}
