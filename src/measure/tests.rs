@@ -19,7 +19,11 @@ fn names(m: &FileMeasure) -> Vec<(&str, u32, u32)> {
 
 #[test]
 fn other_extensions_are_not_measured() {
-    assert_eq!(measure_file("README.md", b"# x", &Options::default()), None);
+    assert_eq!(
+        measure_file("README.txt", b"# x", &Options::default()),
+        None
+    );
+    assert_eq!(measure_file("README.MD", b"# x", &Options::default()), None);
     assert_eq!(
         measure_file("src/a.RS", b"fn f() {}", &Options::default()),
         None
