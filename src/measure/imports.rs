@@ -18,9 +18,17 @@ pub struct ImportRef {
 /// Characters that end a sentence or a parenthesis, not a path.
 const TRAILING: &[char] = &['.', ',', ';', ':', '!', '?', ')'];
 
+/// The longest PATH taken for an import, in bytes: no file system has longer paths.
+pub const MAX_PATH: usize = 4096;
+
+/// How many imports one file may make; [`scan`] stops after one more, so a caller can
+/// tell that there were more (and say so).
+pub const MAX_IMPORTS: usize = 1000;
+
 /// Every eager import of a document, in the order written: a token `@PATH` that starts a
 /// word (start of line, or after whitespace or `(`) in Markdown text, PATH running to the
-/// next whitespace, losing any trailing `.,;:!?)`, and holding a `/` or a `.`.
+/// next whitespace, losing any trailing `.,;:!?)`, and holding a `/` or a `.`. A PATH
+/// longer than [`MAX_PATH`] is none; at most [`MAX_IMPORTS`] + 1 are returned.
 pub fn scan(text: &str) -> Vec<ImportRef> {
     let lines = LineIndex::new(text);
     let mut found = Vec::new();
@@ -57,7 +65,8 @@ impl TextRun {
         self.text.push_str(piece);
     }
 
-    /// Scans the run for imports and empties it.
+    /// Scans the run for imports and empties it. Linear in the run's length: the end of
+    /// a PATH, its trailing punctuation and its last `/` or `.` are found once per word.
     fn flush(&mut self, source: &str, lines: &LineIndex, found: &mut Vec<ImportRef>) {
         let Some(&(_, start)) = self.pieces.first() else {
             return;
@@ -66,37 +75,61 @@ impl TextRun {
             .chars()
             .next_back()
             .is_none_or(starts_a_word_after);
-        for (at, _) in self.text.match_indices('@') {
-            let word_start = match self.text[..at].chars().next_back() {
-                Some(before) => starts_a_word_after(before),
-                None => opens_a_word,
-            };
-            if !word_start {
-                continue;
+        for (word_at, word) in words(&self.text) {
+            if found.len() > MAX_IMPORTS {
+                break;
             }
-            if let Some(path) = import_path(&self.text[at + 1..]) {
-                let piece = self.pieces.partition_point(|&(offset, _)| offset <= at);
-                let source_at = self.pieces.get(piece.saturating_sub(1)).map_or(0, |p| p.1);
-                let line = lines.line_of(source_at);
-                found.push(ImportRef { path, line });
-            }
+            self.scan_word(word_at, word, opens_a_word, lines, found);
         }
         self.text.clear();
         self.pieces.clear();
     }
+
+    /// The imports of one whitespace-free word of the run starting at `word_at`.
+    fn scan_word(
+        &self,
+        word_at: usize,
+        word: &str,
+        opens_a_word: bool,
+        lines: &LineIndex,
+        found: &mut Vec<ImportRef>,
+    ) {
+        let end = word.trim_end_matches(TRAILING).len();
+        let last_separator = word[..end].rfind(['/', '.']);
+        for (k, _) in word[..end].match_indices('@') {
+            let word_start = match k {
+                0 => word_at > 0 || opens_a_word,
+                _ => word.as_bytes()[k - 1] == b'(',
+            };
+            let holds_separator = last_separator.is_some_and(|sep| sep > k);
+            if !word_start || !holds_separator || end - k - 1 > MAX_PATH {
+                continue;
+            }
+            let at = word_at + k;
+            let piece = self.pieces.partition_point(|&(offset, _)| offset <= at);
+            let source_at = self.pieces.get(piece.saturating_sub(1)).map_or(0, |p| p.1);
+            found.push(ImportRef {
+                path: word[k + 1..end].to_string(),
+                line: lines.line_of(source_at),
+            });
+            if found.len() > MAX_IMPORTS {
+                return;
+            }
+        }
+    }
+}
+
+/// Each whitespace-free word of `text` with its byte offset.
+fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let base = text.as_ptr() as usize;
+    text.split(char::is_whitespace)
+        .filter(|w| !w.is_empty())
+        .map(move |w| (w.as_ptr() as usize - base, w))
 }
 
 /// Whether an `@` right after `c` starts a word: after whitespace or `(`.
 fn starts_a_word_after(c: char) -> bool {
     c.is_whitespace() || c == '('
-}
-
-/// The PATH of the text after an `@`: up to the next whitespace, trailing `.,;:!?)`
-/// removed; `None` unless it holds a `/` or a `.`.
-fn import_path(after: &str) -> Option<String> {
-    let end = after.find(char::is_whitespace).unwrap_or(after.len());
-    let path = after[..end].trim_end_matches(TRAILING);
-    path.contains(['/', '.']).then(|| path.to_string())
 }
 
 /// Byte offset → 1-based line.
@@ -157,6 +190,27 @@ mod tests {
         assert_eq!(paths("**@bold.md**\n"), vec![]);
         assert_eq!(paths("x[@a.md]\n"), vec![]);
         assert_eq!(paths("a @b.md@c.md\n"), one("b.md@c.md", 1));
+        assert_eq!(
+            paths("(@a/(@b.md\n"),
+            vec![("a/(@b.md".into(), 1), ("b.md".into(), 1)]
+        );
+    }
+
+    #[test]
+    fn hostile_runs_are_scanned_in_linear_time_with_caps() {
+        let long = format!("@{}.md\n", "x".repeat(MAX_PATH));
+        assert_eq!(paths(&long), vec![]);
+        let fits = format!("@{}.md\n", "x".repeat(MAX_PATH - 3));
+        assert_eq!(scan(&fits).len(), 1);
+        let started = std::time::Instant::now();
+        let many = "(@".repeat(2_000_000) + "a.md";
+        assert_eq!(scan(&many).len(), MAX_IMPORTS + 1);
+        let many = "@x.md ".repeat(500_000);
+        assert_eq!(scan(&many).len(), MAX_IMPORTS + 1);
+        let no_path = "(@".repeat(2_000_000);
+        assert_eq!(scan(&no_path).len(), 0);
+        let elapsed = started.elapsed();
+        assert!(elapsed < std::time::Duration::from_secs(20), "{elapsed:?}");
     }
 
     #[test]

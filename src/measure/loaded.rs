@@ -7,7 +7,7 @@
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
-use super::imports::{scan, ImportRef};
+use super::imports::{scan, ImportRef, MAX_IMPORTS};
 use super::lines::{counted_bytes, strip_bom};
 use crate::model::{Language, Loaded};
 use crate::source::{Entry, FileSource};
@@ -22,8 +22,9 @@ enum Node {
     Counted {
         bytes: u64,
         refs: Vec<ImportRef>,
-        /// Why a Markdown file's imports were not scanned, if they weren't.
-        unscanned: Option<String>,
+        /// What was not counted or scanned as usual, e.g. `not UTF-8; counted by its raw
+        /// bytes, not scanned for imports`.
+        note: Option<String>,
     },
     /// Not followed, and why (`names a directory`, ...).
     NotFollowed(String),
@@ -36,11 +37,30 @@ pub struct Imports<'a> {
     cache: Mutex<HashMap<String, Arc<Node>>>,
 }
 
+/// How many warnings one document's walk gives; the rest are counted in one more.
+const MAX_WARNINGS: usize = 50;
+
 /// One document's walk through its imports.
 struct Walk {
     seen: BTreeSet<String>,
     loaded: Loaded,
     warnings: Vec<String>,
+    /// Warnings past [`MAX_WARNINGS`], counted.
+    more: usize,
+}
+
+impl Walk {
+    /// Adds a warning once; past [`MAX_WARNINGS`] it is only counted.
+    fn warn(&mut self, warning: String) {
+        if self.warnings.contains(&warning) {
+            return;
+        }
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(warning);
+        } else {
+            self.more += 1;
+        }
+    }
 }
 
 impl<'a> Imports<'a> {
@@ -62,22 +82,18 @@ impl<'a> Imports<'a> {
             seen: BTreeSet::from([path.to_string()]),
             loaded: Loaded::default(),
             warnings: Vec::new(),
+            more: 0,
         };
         if let Node::Counted { bytes, .. } = *root {
             walk.loaded.bytes = bytes;
         }
         let mut queue = VecDeque::from([(path.to_string(), root, 0usize)]);
         while let Some((importer, node, depth)) = queue.pop_front() {
-            let Node::Counted {
-                refs, unscanned, ..
-            } = &*node
-            else {
+            let Node::Counted { refs, note, .. } = &*node else {
                 continue;
             };
-            if let Some(why) = unscanned {
-                walk.warnings.push(format!(
-                    "imported file {importer} not scanned for imports: {why}"
-                ));
+            if let Some(note) = note {
+                walk.warn(format!("{importer}: {note}"));
             }
             for r in refs {
                 if let Some(next) = self.follow(&mut walk, &importer, r, depth) {
@@ -85,8 +101,12 @@ impl<'a> Imports<'a> {
                 }
             }
         }
+        if walk.more > 0 {
+            let more = walk.more;
+            walk.warnings
+                .push(format!("{more} more import warning(s) not shown"));
+        }
         walk.loaded.imports = walk.seen.into_iter().filter(|p| p != path).collect();
-        walk.loaded.imports.sort();
         (walk.loaded, walk.warnings)
     }
 
@@ -99,41 +119,32 @@ impl<'a> Imports<'a> {
         r: &ImportRef,
         depth: usize,
     ) -> Option<(String, Arc<Node>, usize)> {
-        let mut warn = |why: &str| {
-            walk.warnings.push(format!(
-                "import \"@{}\" at {importer}:{} not followed: {why}",
-                r.path, r.line
-            ));
-        };
         let target = resolve(importer, &r.path);
         if target.as_ref().is_ok_and(|t| walk.seen.contains(t)) {
             return None;
         }
-        if depth >= MAX_HOPS {
-            warn(&format!(
-                "more than {MAX_HOPS} imports away from the document"
-            ));
-            return None;
-        }
-        let target = match target {
-            Ok(target) => target,
-            Err(why) => {
-                warn(why);
-                return None;
+        let why = match target {
+            _ if depth >= MAX_HOPS => {
+                format!("more than {MAX_HOPS} imports away from the document")
+            }
+            Err(why) => why.to_string(),
+            Ok(target) => {
+                let node = self.node(&target);
+                match &*node {
+                    Node::NotFollowed(why) => why.clone(),
+                    Node::Counted { bytes, .. } => {
+                        walk.loaded.bytes = walk.loaded.bytes.saturating_add(*bytes);
+                        walk.seen.insert(target.clone());
+                        return Some((target, node, depth + 1));
+                    }
+                }
             }
         };
-        let node = self.node(&target);
-        match &*node {
-            Node::NotFollowed(why) => {
-                warn(why);
-                None
-            }
-            Node::Counted { bytes, .. } => {
-                walk.loaded.bytes = walk.loaded.bytes.saturating_add(*bytes);
-                walk.seen.insert(target.clone());
-                Some((target, node, depth + 1))
-            }
-        }
+        walk.warn(format!(
+            "import \"@{}\" at {importer}:{} not followed: {why}",
+            r.path, r.line
+        ));
+        None
     }
 
     /// The node of a repository-relative path, read once.
@@ -158,7 +169,7 @@ impl<'a> Imports<'a> {
             Ok(Entry::File { len }) if len > self.max_file_size => Node::Counted {
                 bytes: len,
                 refs: Vec::new(),
-                unscanned: is_markdown(path).then(|| too_large(len, self.max_file_size)),
+                note: Some(too_large(len, self.max_file_size)),
             },
             Ok(Entry::File { .. }) => match self.source.read(path) {
                 Ok(Some(bytes)) => node_of(path, &bytes),
@@ -175,7 +186,7 @@ impl<'a> Imports<'a> {
 }
 
 fn too_large(len: u64, max: u64) -> String {
-    format!("larger than --max-file-size ({len} > {max} bytes); counted by its size")
+    format!("larger than --max-file-size ({len} > {max} bytes); counted by its size, unread")
 }
 
 fn is_markdown(path: &str) -> bool {
@@ -189,20 +200,26 @@ fn node_of(path: &str, bytes: &[u8]) -> Node {
         return Node::Counted {
             bytes: counted,
             refs: Vec::new(),
-            unscanned: None,
+            note: None,
         };
     }
-    match std::str::from_utf8(strip_bom(bytes)) {
-        Ok(text) => Node::Counted {
-            bytes: counted,
-            refs: scan(text),
-            unscanned: None,
-        },
-        Err(_) => Node::Counted {
+    let Ok(text) = std::str::from_utf8(strip_bom(bytes)) else {
+        let note = "not UTF-8; counted by its raw bytes, not scanned for imports";
+        return Node::Counted {
             bytes: counted,
             refs: Vec::new(),
-            unscanned: Some("not UTF-8; counted by its raw bytes".to_string()),
-        },
+            note: Some(note.to_string()),
+        };
+    };
+    let mut refs = scan(text);
+    let note = (refs.len() > MAX_IMPORTS).then(|| {
+        refs.truncate(MAX_IMPORTS);
+        format!("more than {MAX_IMPORTS} imports; only the first {MAX_IMPORTS} are followed")
+    });
+    Node::Counted {
+        bytes: counted,
+        refs,
+        note,
     }
 }
 

@@ -24,7 +24,10 @@ fn rows(file: &MeasuredFile) -> Vec<Row> {
         .file_status
         .iter()
         .filter(|f| f.status != Status::Ok)
-        .map(status_text)
+        .map(|f| match f.status {
+            Status::Excess => status_text(f),
+            _ => format!("{} {}", f.metric, status_text(f)),
+        })
         .collect();
     let file_word = if !file.limited {
         None

@@ -106,7 +106,7 @@ fn a_binary_or_non_utf8_import_counts_its_raw_bytes_and_is_not_followed() {
     assert_eq!(loaded.imports, ["logo.png", "old.md"]);
     assert_eq!(
         warnings,
-        ["imported file old.md not scanned for imports: not UTF-8; counted by its raw bytes"]
+        ["old.md: not UTF-8; counted by its raw bytes, not scanned for imports"]
     );
 }
 
@@ -122,7 +122,7 @@ fn an_import_larger_than_the_limit_counts_its_size_unread() {
     assert_eq!(loaded.imports, ["big.md"]);
     assert_eq!(
         warnings,
-        ["imported file big.md not scanned for imports: larger than --max-file-size (207 > 100 bytes); counted by its size"]
+        ["big.md: larger than --max-file-size (207 > 100 bytes); counted by its size, unread"]
     );
 }
 
@@ -181,5 +181,43 @@ fn resolution_is_relative_to_the_importing_directory() {
     assert_eq!(
         resolve("docs/a.md", "\\\\server\\x"),
         Err("an absolute path")
+    );
+}
+
+#[test]
+fn warnings_are_given_once_and_capped() {
+    let mut text = String::from("@gone.md @gone.md\n");
+    for i in 0..60 {
+        text.push_str(&format!("@missing{i}.md\n"));
+    }
+    let source = MemorySource::default().with("a.md", &text);
+    let (loaded, warnings) = load(&source, "a.md");
+    assert_eq!(loaded.bytes, text.len() as u64);
+    assert_eq!(warnings.len(), MAX_WARNINGS + 1);
+    assert_eq!(
+        warnings[0],
+        "import \"@gone.md\" at a.md:1 not followed: names no existing file"
+    );
+    assert_eq!(
+        warnings[MAX_WARNINGS],
+        "11 more import warning(s) not shown"
+    );
+}
+
+#[test]
+fn a_document_follows_its_first_thousand_imports() {
+    let mut source = MemorySource::default();
+    let mut text = String::new();
+    for i in 0..=MAX_IMPORTS {
+        text.push_str(&format!("@f{i}.txt\n"));
+        source = source.with(&format!("f{i}.txt"), "x");
+    }
+    source = source.with("a.md", &text);
+    let (loaded, warnings) = load(&source, "a.md");
+    assert_eq!(loaded.imports.len(), MAX_IMPORTS);
+    assert_eq!(loaded.bytes, text.len() as u64 + MAX_IMPORTS as u64);
+    assert_eq!(
+        warnings,
+        ["a.md: more than 1000 imports; only the first 1000 are followed"]
     );
 }
