@@ -203,11 +203,11 @@ mod tests {
         let fits = format!("@{}.md\n", "x".repeat(MAX_PATH - 3));
         assert_eq!(scan(&fits).len(), 1);
         let started = std::time::Instant::now();
-        let many = "(@".repeat(2_000_000) + "a.md";
+        let many = "(@".repeat(500_000) + "a.md";
         assert_eq!(scan(&many).len(), MAX_IMPORTS + 1);
-        let many = "@x.md ".repeat(500_000);
+        let many = "@x.md ".repeat(200_000);
         assert_eq!(scan(&many).len(), MAX_IMPORTS + 1);
-        let no_path = "(@".repeat(2_000_000);
+        let no_path = "(@".repeat(500_000);
         assert_eq!(scan(&no_path).len(), 0);
         let elapsed = started.elapsed();
         assert!(elapsed < std::time::Duration::from_secs(20), "{elapsed:?}");
@@ -218,6 +218,8 @@ mod tests {
         let text = "`@span.md` and\n\n```\n@fenced.md\n```\n\n    @indented.md\n\n\
                     <div>\n@html.md\n</div>\n\n~~~md\n@tilde.md\n~~~\n\n<!-- @c.md -->\n\n@real.md\n";
         assert_eq!(paths(text), one("real.md", 19));
+        assert_eq!(paths("a <!-- @x.md --> b <!-- y\n@z.md\n--> c\n"), vec![]);
+        assert_eq!(paths("a <b title=\"@q.md\">@t.md</b>\n"), vec![]);
     }
 
     #[test]

@@ -53,14 +53,7 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
     };
     sandbox.ran = true;
     let work = WorkTree::new(workdir);
-    let judging = Judging {
-        terms: &terms,
-        base_tree: &tree,
-        imports: Imports::new(&work, request.options.max_file_size),
-        work: &work,
-        options: request.options,
-        changed: docs::changed_paths(&changes),
-    };
+    let judging = Judging::new(&terms, &tree, &work, request.options, &changes);
     for change in &changes {
         judging.change(&mut sandbox, change)?;
     }
@@ -142,7 +135,24 @@ pub(super) struct Judging<'a> {
     pub(super) changed: BTreeSet<String>,
 }
 
-impl Judging<'_> {
+impl<'a> Judging<'a> {
+    fn new(
+        terms: &'a Terms,
+        base_tree: &'a dyn FileSource,
+        work: &'a WorkTree,
+        options: Options,
+        changes: &[Change],
+    ) -> Judging<'a> {
+        Judging {
+            terms,
+            base_tree,
+            imports: Imports::new(work, options.max_file_size),
+            work,
+            options,
+            changed: docs::changed_paths(changes),
+        }
+    }
+
     /// Judges one changed file, if a judged context (at the base) owns it.
     fn change(&self, sb: &mut Sandbox, change: &Change) -> Result<()> {
         let path = change.path.as_str();
