@@ -149,12 +149,18 @@ fn a_context_with_only_code_limits_judges_no_markdown_in_the_gate() {
         "function_lines: 10\n",
         &[("docs/README.md", "# Docs\n"), ("docs/a.rs", "fn f() {}\n")],
     );
-    s.write("docs/README.md", &"long ".repeat(10_000));
+    s.write("docs/README.md", &"long ".repeat(1_000_000));
+    s.write("docs/gen.md", "<!-- @generated -->\n");
+    s.git_ok(&["mv", "docs/a.rs", "docs/b.rs"]);
+    s.git_ok(&["mv", "docs/README.md", "docs/INDEX.md"]);
     let run = gate(&s, &[]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
         lines_after_base(&run.stdout),
-        ["structure judged 0 file(s) in 1 context(s), within their Limits"]
+        [
+            "structure judged 1 file(s) in 1 context(s), within their Limits",
+            "renamed docs/a.rs -> docs/b.rs: judged at the new path, with the baseline entries of docs/a.rs",
+        ]
     );
 }
 

@@ -169,7 +169,8 @@ impl<'a> Judging<'a> {
                 return Ok(());
             }
         };
-        if Language::of_path(path).is_none() {
+        // A context with only code limits judges no Markdown (SPEC §8), and the reverse.
+        if !Language::of_path(path).is_some_and(|l| owner.judges(l)) {
             return Ok(());
         }
         if let Some(from) = from {
@@ -205,9 +206,7 @@ impl<'a> Judging<'a> {
         };
         match measure::measure_file_in(&self.imports, path, &bytes, &options) {
             Some(FileOutcome::Measured(m)) => {
-                if owner.judges(m.language) {
-                    sb.judged.insert(path.to_string());
-                }
+                sb.judged.insert(path.to_string());
                 sb.warnings
                     .extend(m.warnings.iter().map(|w| format!("{path}: {w}")));
                 docs::note_changed_imports(self, sb, owner, &m);
