@@ -3,11 +3,13 @@
 
 use std::fmt;
 
-/// A measured language, chosen by file extension (SPEC §4).
+/// A measured language, chosen by file extension (SPEC §4, §8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Language {
     CSharp,
     Rust,
+    /// Markdown documents: measured for `file_bytes` and `loaded_bytes` only (SPEC §8).
+    Markdown,
 }
 
 impl Language {
@@ -18,15 +20,17 @@ impl Language {
         match ext {
             "cs" => Some(Language::CSharp),
             "rs" => Some(Language::Rust),
+            "md" => Some(Language::Markdown),
             _ => None,
         }
     }
 
-    /// The name used in JSON output (`csharp`, `rust`).
+    /// The name used in JSON output (`csharp`, `rust`, `markdown`).
     pub fn key(self) -> &'static str {
         match self {
             Language::CSharp => "csharp",
             Language::Rust => "rust",
+            Language::Markdown => "markdown",
         }
     }
 }
@@ -55,30 +59,52 @@ impl UnitKind {
     }
 }
 
-/// A limited quantity: the keys of the closed list in SPEC §3 except `tolerance_percent`.
+/// A limited quantity: the keys of the closed list in SPEC §3 and §8 except
+/// `tolerance_percent`. Declared in the sorted order of their keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Metric {
+    FileBytes,
     FileLines,
     FunctionLines,
+    LoadedBytes,
     TypeLines,
     TypesPerFile,
 }
 
 impl Metric {
     /// Every metric, in the sorted order of their keys.
-    pub const ALL: [Metric; 4] = [
+    pub const ALL: [Metric; 6] = [
+        Metric::FileBytes,
         Metric::FileLines,
         Metric::FunctionLines,
+        Metric::LoadedBytes,
         Metric::TypeLines,
         Metric::TypesPerFile,
     ];
 
     pub fn key(self) -> &'static str {
         match self {
+            Metric::FileBytes => "file_bytes",
             Metric::FileLines => "file_lines",
             Metric::FunctionLines => "function_lines",
+            Metric::LoadedBytes => "loaded_bytes",
             Metric::TypeLines => "type_lines",
             Metric::TypesPerFile => "types_per_file",
+        }
+    }
+
+    /// True for the metrics of the file itself, whose unit is named by the file's name.
+    pub fn is_file_level(self) -> bool {
+        !matches!(self, Metric::FunctionLines | Metric::TypeLines)
+    }
+
+    /// Whether the metric applies to files of `language`: `file_bytes` to every file,
+    /// `loaded_bytes` to Markdown only, the line and type metrics to code only (SPEC §8).
+    pub fn applies_to(self, language: Language) -> bool {
+        match self {
+            Metric::FileBytes => true,
+            Metric::LoadedBytes => language == Language::Markdown,
+            _ => language != Language::Markdown,
         }
     }
 
@@ -125,6 +151,20 @@ pub struct FileMeasure {
     pub units: Vec<Unit>,
     /// Non-fatal problems, e.g. `syntax errors at lines 12, 40; measured what parsed`.
     pub warnings: Vec<String>,
+    /// The file's LF-normalised bytes: BOM removed, `\r\n` counted as one (SPEC §8).
+    pub bytes: u64,
+    /// What a Markdown file loads through its eager imports; `None` for code, and for a
+    /// document measured without a source to resolve its imports in.
+    pub loaded: Option<Loaded>,
+}
+
+/// What a Markdown document loads: itself and every file it imports eagerly (SPEC §8).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Loaded {
+    /// `loaded_bytes`: the document's bytes plus those of every distinct file reached.
+    pub bytes: u64,
+    /// Every distinct file counted other than the document, repository-relative, sorted.
+    pub imports: Vec<String>,
 }
 
 /// One value to judge: a unit (or the file itself) and one of its metrics.
@@ -144,16 +184,31 @@ impl FileMeasure {
         self.path.rsplit('/').next().unwrap_or(&self.path)
     }
 
-    /// Every value of this file keyed for judging: one per unit, plus `file_lines` and
-    /// `types_per_file` for the file. Units of one file with the same name and metric are
-    /// merged into one at the worse (larger) value, keeping the lines of the worse one.
+    /// The file-level values that apply to this file's language, in metric order:
+    /// `file_lines`, `types_per_file` and `file_bytes` for code; `file_bytes` and (once its
+    /// imports are resolved) `loaded_bytes` for Markdown.
+    pub fn file_values(&self) -> Vec<(Metric, u64)> {
+        let loaded = self.loaded.as_ref().map(|l| l.bytes);
+        [
+            (Metric::FileBytes, Some(self.bytes)),
+            (Metric::FileLines, Some(self.lines)),
+            (Metric::LoadedBytes, loaded),
+            (Metric::TypesPerFile, Some(self.types)),
+        ]
+        .into_iter()
+        .filter(|(metric, _)| metric.applies_to(self.language))
+        .filter_map(|(metric, value)| Some((metric, value?)))
+        .collect()
+    }
+
+    /// Every value of this file keyed for judging: the file-level values of
+    /// [`FileMeasure::file_values`], then one per unit. Units of one file with the same
+    /// name and metric are merged into one at the worse (larger) value, keeping the lines
+    /// of the worse one.
     pub fn values(&self) -> Vec<UnitValue> {
-        let mut out: Vec<UnitValue> = Vec::with_capacity(self.units.len() + 2);
+        let mut out: Vec<UnitValue> = Vec::with_capacity(self.units.len() + 3);
         let last = u32::try_from(self.lines).unwrap_or(u32::MAX).max(1);
-        for (metric, value) in [
-            (Metric::FileLines, self.lines),
-            (Metric::TypesPerFile, self.types),
-        ] {
+        for (metric, value) in self.file_values() {
             out.push(UnitValue {
                 path: self.path.clone(),
                 unit: self.file_name().to_string(),

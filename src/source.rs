@@ -18,6 +18,33 @@ pub trait FileSource: Sync {
 
     /// A short description for messages: `working tree` or `commit 1a2b3c4`.
     fn describe(&self) -> String;
+
+    /// What `path` names, without reading a file's contents where the source can tell
+    /// (the eager-import resolver of SPEC §8 asks before it reads). By default, from
+    /// [`FileSource::read`]: a file, or nothing.
+    fn entry(&self, path: &str) -> Result<Entry> {
+        Ok(match self.read(path)? {
+            Some(bytes) => Entry::File {
+                len: u64::try_from(bytes.len()).unwrap_or(u64::MAX),
+            },
+            None => Entry::Missing,
+        })
+    }
+}
+
+/// What a path names in a [`FileSource`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entry {
+    /// A regular file of `len` bytes (on disk, before any normalisation).
+    File {
+        len: u64,
+    },
+    Dir,
+    /// A symbolic link, at the path or at a directory on the way to it.
+    Link,
+    /// Something else that is no regular file (a socket, a device, ...).
+    Other,
+    Missing,
 }
 
 /// The working tree of a repository (or a plain directory outside git).
@@ -75,6 +102,44 @@ impl FileSource for WorkTree {
     fn describe(&self) -> String {
         "working tree".to_string()
     }
+
+    fn entry(&self, path: &str) -> Result<Entry> {
+        let mut at = self.root.clone();
+        let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+        for (i, part) in parts.iter().enumerate() {
+            at.push(part);
+            let meta = match std::fs::symlink_metadata(&at) {
+                Ok(meta) => meta,
+                Err(e) if is_absent(&e) => return Ok(Entry::Missing),
+                Err(e) => return Err(e).with_context(|| format!("reading {path}")),
+            };
+            let last = i + 1 == parts.len();
+            if meta.file_type().is_symlink() {
+                return Ok(Entry::Link);
+            }
+            if !last && meta.is_dir() {
+                continue;
+            }
+            return Ok(if !last {
+                Entry::Missing
+            } else if meta.is_file() {
+                Entry::File { len: meta.len() }
+            } else if meta.is_dir() {
+                Entry::Dir
+            } else {
+                Entry::Other
+            });
+        }
+        Ok(Entry::Dir)
+    }
+}
+
+/// Not found, or a path through something that is no directory.
+fn is_absent(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+    )
 }
 
 /// An in-memory source, for tests of the readers.

@@ -8,7 +8,7 @@ use crate::baseline::{tsv, Baseline};
 use crate::context::{self, Context, Contexts};
 use crate::judge::{self, Finding};
 use crate::limits::{self, Limits};
-use crate::model::UnitValue;
+use crate::model::{Language, Metric, UnitValue};
 use crate::source::FileSource;
 
 /// One context with its limits and baseline.
@@ -30,6 +30,16 @@ impl ContextTerms {
     /// True when the gate judges this context: limits and a baseline (SPEC §5, §6).
     pub fn judged(&self) -> bool {
         self.limits.is_some() && self.baseline.is_some()
+    }
+
+    /// True when these limits limit a metric that applies to files of `language`: a
+    /// context with only code limits judges no Markdown (SPEC §8).
+    pub fn judges(&self, language: Language) -> bool {
+        self.limits.as_ref().is_some_and(|limits| {
+            Metric::ALL
+                .into_iter()
+                .any(|m| m.applies_to(language) && limits.limit(m).is_some())
+        })
     }
 
     /// Judges one value by these terms; `None` when the metric has no limit here.

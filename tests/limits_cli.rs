@@ -166,6 +166,7 @@ fn the_longest_owned_directory_wins() {
     assert_eq!(
         owners,
         [
+            ("principles.md".to_string(), String::new()),
             ("src/A.cs".to_string(), "outer".to_string()),
             ("src/inner/B.cs".to_string(), "inner".to_string())
         ]

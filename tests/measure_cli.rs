@@ -13,10 +13,10 @@ fn text_lists_each_file_and_unit_then_a_summary() {
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
         run.stdout,
-        "src/A.cs:1    file      A.cs    8 lines, 1 type(s)\n\
+        "src/A.cs:1    file      A.cs    8 lines, 1 type(s), 93 bytes\n\
          src/A.cs:1    type      A       8 lines\n\
          src/A.cs:3    function  A.Run   5 lines\n\
-         src/lib.rs:1  file      lib.rs  4 lines, 0 type(s)\n\
+         src/lib.rs:1  file      lib.rs  4 lines, 0 type(s), 49 bytes\n\
          src/lib.rs:1  function  parse   4 lines\n\
          measured 2 file(s): 2 function(s), 1 type(s)\n"
     );
@@ -36,7 +36,8 @@ fn json_is_the_spec_object() {
         v,
         serde_json::json!({
             "files": [{
-                "path": "src/A.cs", "language": "csharp", "lines": 8, "types": 1, "context": "app",
+                "path": "src/A.cs", "language": "csharp", "lines": 8, "types": 1, "bytes": 93,
+                "context": "app",
                 "units": [
                     {"name": "A", "kind": "type", "start_line": 1, "end_line": 8, "lines": 8},
                     {"name": "A.Run", "kind": "function", "start_line": 3, "end_line": 7, "lines": 5},
@@ -57,6 +58,7 @@ fn paths_are_relative_to_the_repository_root_from_a_subdirectory() {
     assert_eq!(
         run.stdout,
         "path\tunit\tmetric\tvalue\tstart_line\tend_line\tstatus\n\
+         src/deep/A.cs\tA.cs\tfile_bytes\t93\t1\t8\t-\n\
          src/deep/A.cs\tA.cs\tfile_lines\t8\t1\t8\t-\n\
          src/deep/A.cs\tA.cs\ttypes_per_file\t1\t1\t8\t-\n\
          src/deep/A.cs\tA\ttype_lines\t8\t1\t8\t-\n\

@@ -16,7 +16,10 @@ fn fixtures() -> PathBuf {
 fn rows_of(outcome: &FileOutcome) -> Vec<String> {
     match outcome {
         FileOutcome::Measured(m) => {
-            let mut rows = vec![format!("{}\tfile\t{}\t{}", m.path, m.lines, m.types)];
+            let mut rows = vec![format!(
+                "{}\tfile\t{}\t{}\t{}",
+                m.path, m.lines, m.types, m.bytes
+            )];
             rows.extend(
                 m.warnings
                     .iter()
@@ -127,7 +130,7 @@ fn too_large_files_are_skipped_before_reading() {
     let targets = ["cs/Pricing.cs".to_string(), "cs/Crlf.cs".to_string()];
     let outcomes = measure_tree(&fixtures(), &targets, &options).unwrap();
     let rows: Vec<String> = outcomes.iter().flat_map(rows_of).collect();
-    assert_eq!(rows[0], "cs/Crlf.cs\tfile\t6\t1");
+    assert_eq!(rows[0], "cs/Crlf.cs\tfile\t6\t1\t54");
     let size = std::fs::metadata(fixtures().join("cs/Pricing.cs"))
         .unwrap()
         .len();
@@ -148,7 +151,7 @@ fn a_generated_header_is_measured_when_not_honoured() {
     assert_eq!(
         rows_of(&outcome),
         [
-            "rust/generated.rs\tfile\t3\t0",
+            "rust/generated.rs\tfile\t3\t0\t67",
             "rust/generated.rs\tfunction\tgen\t3\t3"
         ]
     );

@@ -24,11 +24,13 @@ pub struct Request {
 pub struct MeasuredFile {
     pub measure: FileMeasure,
     pub context: Option<String>,
-    /// True when the owning context has limits (statuses are shown).
+    /// True when the owning context has limits that apply to the file's language
+    /// (statuses are shown).
     pub limited: bool,
     /// Parallel to `measure.units`; `None` where no limit applies.
     pub unit_status: Vec<Option<Finding>>,
-    /// `file_lines` and `types_per_file` of the file, where limited.
+    /// The file-level values of the file (`file_lines`, `types_per_file`, `file_bytes`,
+    /// `loaded_bytes`), where limited.
     pub file_status: Vec<Finding>,
 }
 
@@ -107,10 +109,14 @@ fn add_file(report: &mut MeasureReport, terms: &Terms, restricted: bool, m: File
             })
         })
         .collect();
-    let file_status = values.iter().take(2).filter_map(judge).collect();
+    let file_status = values
+        .iter()
+        .filter(|v| v.metric.is_file_level())
+        .filter_map(judge)
+        .collect();
     report.files.push(MeasuredFile {
         context: owner.map(|o| o.context.name.clone()),
-        limited: owner.is_some_and(|o| o.limits.is_some()),
+        limited: owner.is_some_and(|o| o.judges(m.language)),
         measure: m,
         unit_status,
         file_status,

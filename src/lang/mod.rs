@@ -60,11 +60,12 @@ pub struct Lang {
 }
 
 impl Lang {
-    /// The language that measures `language`.
-    pub fn of(language: Language) -> &'static Lang {
+    /// The grammar and naming of `language`; `None` for Markdown, which has no units.
+    pub fn of(language: Language) -> Option<&'static Lang> {
         match language {
-            Language::CSharp => &csharp::CSHARP,
-            Language::Rust => &rust::RUST,
+            Language::CSharp => Some(&csharp::CSHARP),
+            Language::Rust => Some(&rust::RUST),
+            Language::Markdown => None,
         }
     }
 

@@ -31,6 +31,28 @@ fn limits_fence_gives_values_tolerance_band_and_origins() {
 }
 
 #[test]
+fn document_budget_keys_are_limits_with_bands() {
+    let text = fence("loaded_bytes: 65536\nfile_bytes: 32768\ntolerance_percent: 10");
+    let l = limits(&text);
+    assert_eq!(
+        values(&l),
+        vec![("file_bytes", 32768), ("loaded_bytes", 65536)]
+    );
+    assert_eq!(l.band(Metric::FileBytes), Some(36044));
+    assert_eq!(l.band(Metric::LoadedBytes), Some(72089));
+    assert!(read_unknown(&text).is_empty());
+    assert_eq!(
+        err(&fence("file_bytes: 32KiB")),
+        "ctx/principles.md:6: file_bytes: \"32KiB\" is not a positive whole number"
+    );
+}
+
+fn read_unknown(text: &str) -> Vec<String> {
+    let read = parse(text, P).expect("limits");
+    read.unknown_keys.iter().map(|k| k.to_string()).collect()
+}
+
+#[test]
 fn limits_heading_inside_a_code_block_is_not_a_section() {
     let text = "# P\n\n~~~markdown\n## Limits\n```yaml\nfile_lines: 5\n```\n~~~\n";
     assert_eq!(limits(text), Limits::default());
@@ -265,8 +287,8 @@ fn unknown_keys_are_collected_with_file_and_line() {
     );
     assert_eq!(
         read.unknown_keys[0].to_string(),
-        "ctx/principles.md:5: unknown Limits key function_line (known: file_lines, \
-         function_lines, type_lines, types_per_file, tolerance_percent)"
+        "ctx/principles.md:5: unknown Limits key function_line (known: file_bytes, file_lines, \
+         function_lines, loaded_bytes, type_lines, types_per_file, tolerance_percent)"
     );
 }
 

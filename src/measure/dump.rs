@@ -17,10 +17,10 @@ const SHOWN_TEXT: usize = 40;
 const SHOWN_DEPTH: usize = 64;
 
 /// One line per named node: `field: kind start-end`, leaves with their text, ERROR and
-/// MISSING marked. `None` when the path is not a measured language, the file is not
+/// MISSING marked. `None` when the path is not a parsed language (C#, Rust), the file is not
 /// UTF-8, or the parser gives no tree.
 pub fn dump_tree(path: &str, bytes: &[u8]) -> Option<String> {
-    let lang = Lang::of(Language::of_path(path)?);
+    let lang = Lang::of(Language::of_path(path)?)?;
     let src = strip_bom(bytes);
     let text = std::str::from_utf8(src).ok()?;
     let tree = parse(lang, text)?;

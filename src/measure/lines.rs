@@ -1,5 +1,6 @@
-//! Line arithmetic of the measurer (stage 2): a file's lines (SPEC §4), the BOM, and the
-//! lines that Rust test items take out of a file's count.
+//! Line and byte arithmetic of the measurer (stage 2): a file's lines (SPEC §4), its
+//! LF-normalised bytes (SPEC §8), the BOM, and the lines that Rust test items take out of
+//! a file's count.
 
 /// The UTF-8 byte order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -7,6 +8,20 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// `bytes` without a leading UTF-8 BOM.
 pub fn strip_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(BOM).unwrap_or(bytes)
+}
+
+/// A file's bytes as SPEC §8 counts them: when it is UTF-8, LF-normalised (a leading BOM
+/// removed, every `\r\n` counted as one byte), so a Windows checkout measures the same
+/// as a Unix one; otherwise (a binary import) its raw length. The one byte counter of
+/// `file_bytes` and `loaded_bytes`.
+pub fn counted_bytes(bytes: &[u8]) -> u64 {
+    let body = strip_bom(bytes);
+    let len = if std::str::from_utf8(body).is_ok() {
+        body.len() - body.windows(2).filter(|w| w == b"\r\n").count()
+    } else {
+        bytes.len()
+    };
+    u64::try_from(len).unwrap_or(u64::MAX)
 }
 
 /// The number of line breaks (`\n`, `\r\n`), plus one when the last line has none; an
@@ -52,6 +67,18 @@ mod tests {
         assert_eq!(count_lines("\n\n"), 2);
         assert_eq!(count_lines("a\rb"), 1);
         assert_eq!(count_lines("a\r"), 1);
+    }
+
+    #[test]
+    fn bytes_are_lf_normalised_without_the_bom() {
+        assert_eq!(counted_bytes(b""), 0);
+        assert_eq!(counted_bytes(b"ab\n"), 3);
+        assert_eq!(counted_bytes(b"ab\r\n"), 3);
+        assert_eq!(counted_bytes(b"\xEF\xBB\xBFab\r\ncd\r\n"), 6);
+        assert_eq!(counted_bytes(b"a\rb\r\r\n"), 5);
+        assert_eq!(counted_bytes("é\r\n".as_bytes()), 3);
+        assert_eq!(counted_bytes(b"\xFF\r\n\x00"), 4);
+        assert_eq!(counted_bytes(b"\xEF\xBB\xBF\xFF"), 4);
     }
 
     #[test]

@@ -1,10 +1,13 @@
-//! Stage 2 of the pipeline: source bytes → [`FileOutcome`] (SPEC §4). One generic,
+//! Stage 2 of the pipeline: source bytes → [`FileOutcome`] (SPEC §4, §8). One generic,
 //! iterative tree-sitter walk; the languages in `crate::lang` supply node kinds and
-//! naming. Every command measures through [`measure_file`], so `measure`, `baseline` and
-//! `gate` can never disagree.
+//! naming; Markdown documents are measured in bytes, with their eager imports. Every
+//! command measures through [`measure_file_in`], so `measure`, `baseline` and `gate` can
+//! never disagree.
 
 mod dump;
+mod imports;
 mod lines;
+mod loaded;
 mod rules;
 mod tree;
 mod walk;
@@ -17,9 +20,11 @@ use crate::lang::Lang;
 use crate::model::{FileMeasure, FileOutcome, Language, LeftOutReason, SkipReason, Unit};
 
 pub use dump::dump_tree;
-pub use lines::count_lines;
+pub use imports::{scan as scan_imports, ImportRef};
+pub use lines::{count_lines, counted_bytes};
+pub use loaded::{resolve as resolve_import, Imports, MAX_HOPS};
 pub use rules::generated_header;
-pub use tree::measure_tree;
+pub use tree::{list_measured, measure_tree};
 
 /// The default `--max-file-size`: 4 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;
@@ -41,8 +46,29 @@ impl Default for Options {
     }
 }
 
-/// Measures one file given its repository-relative path and its bytes. `None` when the
-/// path's extension is not a measured language.
+/// Measures one file given its repository-relative path and its bytes, resolving a
+/// Markdown document's eager imports through `imports` (SPEC §8). `None` when the path's
+/// extension is not a measured language. The one measuring path of every command.
+pub fn measure_file_in(
+    imports: &Imports,
+    path: &str,
+    bytes: &[u8],
+    options: &Options,
+) -> Option<FileOutcome> {
+    let mut outcome = measure_file(path, bytes, options)?;
+    if let FileOutcome::Measured(m) = &mut outcome {
+        if m.language == Language::Markdown {
+            let (loaded, warnings) = imports.load(path, bytes);
+            m.loaded = Some(loaded);
+            m.warnings.extend(warnings);
+        }
+    }
+    Some(outcome)
+}
+
+/// Measures one file given its repository-relative path and its bytes, on its own: a
+/// Markdown document comes back without `loaded` (its imports need a source, see
+/// [`measure_file_in`]). `None` when the path's extension is not a measured language.
 pub fn measure_file(path: &str, bytes: &[u8], options: &Options) -> Option<FileOutcome> {
     let language = Language::of_path(path)?;
     if let Some(reason) = left_out_by_path(path) {
@@ -66,7 +92,10 @@ pub fn measure_file(path: &str, bytes: &[u8], options: &Options) -> Option<FileO
     let Ok(text) = std::str::from_utf8(body) else {
         return Some(skipped(path, SkipReason::NotUtf8));
     };
-    Some(match measure_text(path, language, text) {
+    if language == Language::Markdown {
+        return Some(FileOutcome::Measured(document(path, text, bytes)));
+    }
+    Some(match measure_text(path, language, text, bytes) {
         Some(measure) => FileOutcome::Measured(measure),
         None => skipped(
             path,
@@ -83,7 +112,9 @@ pub fn left_out_by_path(path: &str) -> Option<LeftOutReason> {
 /// Loads every grammar once: an error here is a grammar that won't load (exit 2).
 pub fn check_grammars() -> anyhow::Result<()> {
     for language in [Language::CSharp, Language::Rust] {
-        let lang = Lang::of(language);
+        let Some(lang) = Lang::of(language) else {
+            continue;
+        };
         Parser::new()
             .set_language(&(lang.grammar)())
             .map_err(|e| anyhow::anyhow!("loading the {} grammar: {e}", language.key()))?;
@@ -112,9 +143,23 @@ fn head_of(body: &[u8]) -> &[u8] {
     &body[..end]
 }
 
-/// Parses and walks a decoded file (BOM already stripped).
-fn measure_text(path: &str, language: Language, text: &str) -> Option<FileMeasure> {
-    let lang = Lang::of(language);
+/// A Markdown document (SPEC §8): its lines and bytes, no units.
+fn document(path: &str, text: &str, bytes: &[u8]) -> FileMeasure {
+    FileMeasure {
+        path: path.to_string(),
+        language: Language::Markdown,
+        lines: count_lines(text),
+        types: 0,
+        units: Vec::new(),
+        warnings: Vec::new(),
+        bytes: counted_bytes(bytes),
+        loaded: None,
+    }
+}
+
+/// Parses and walks a decoded file (BOM already stripped); `bytes` is the file as read.
+fn measure_text(path: &str, language: Language, text: &str, bytes: &[u8]) -> Option<FileMeasure> {
+    let lang = Lang::of(language)?;
     let tree = parse(lang, text)?;
     let walked = walk::walk(lang, &tree, text.as_bytes());
     let total = count_lines(text);
@@ -127,6 +172,8 @@ fn measure_text(path: &str, language: Language, text: &str) -> Option<FileMeasur
         types: walked.types,
         units,
         warnings: syntax_warning(walked.error_lines).into_iter().collect(),
+        bytes: counted_bytes(bytes),
+        loaded: None,
     })
 }
 

@@ -3,13 +3,15 @@
 
 use crate::model::{Language, LeftOutReason};
 
-/// The path rule that leaves `path` (repository-relative, `/`) out, if any.
+/// The path rule that leaves `path` (repository-relative, `/`) out, if any. Markdown has
+/// none (SPEC §8).
 pub fn left_out_by_path(path: &str) -> Option<LeftOutReason> {
     let mut parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
     let file = parts.pop()?;
     match Language::of_path(file)? {
         Language::CSharp => csharp_dir(&parts).or_else(|| csharp_file(file)),
         Language::Rust => rust_dir(&parts).or_else(|| rust_file(file)),
+        Language::Markdown => None,
     }
 }
 
@@ -163,6 +165,8 @@ mod tests {
         assert_eq!(reason("src/test/a.rs"), None);
         assert_eq!(reason("src/my_tests.rs"), None);
         assert_eq!(reason("tests/notes.md"), None);
+        assert_eq!(reason("Inventory.Tests/notes.md"), None);
+        assert_eq!(reason("benches/Migrations/x.g.md"), None);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Unit tests of `measure_file`, the walk on hostile input, and the debug view.
 
 use super::*;
-use crate::model::UnitKind;
+use crate::model::{Metric, UnitKind};
 
 fn measured(path: &str, src: &str) -> FileMeasure {
     match measure_file(path, src.as_bytes(), &Options::default()) {
@@ -19,7 +19,11 @@ fn names(m: &FileMeasure) -> Vec<(&str, u32, u32)> {
 
 #[test]
 fn other_extensions_are_not_measured() {
-    assert_eq!(measure_file("README.md", b"# x", &Options::default()), None);
+    assert_eq!(
+        measure_file("README.txt", b"# x", &Options::default()),
+        None
+    );
+    assert_eq!(measure_file("README.MD", b"# x", &Options::default()), None);
     assert_eq!(
         measure_file("src/a.RS", b"fn f() {}", &Options::default()),
         None
@@ -211,4 +215,79 @@ fn f() {
     let m = measured("c.rs", src);
     assert_eq!(m.lines, 14 - 2 - 2 - 2);
     assert_eq!(names(&m), [("S", 5, 8), ("f", 9, 14)]);
+}
+
+#[test]
+fn markdown_is_measured_in_bytes_without_units() {
+    let text = "\u{feff}# A\r\n\r\n@b.md and `@c.md`\r\n";
+    let m = measured("docs/a.md", text);
+    assert_eq!(
+        (m.language, m.lines, m.types, m.bytes),
+        (Language::Markdown, 3, 0, 23)
+    );
+    assert!(m.units.is_empty());
+    assert_eq!(m.loaded, None);
+    assert_eq!(m.file_values(), [(Metric::FileBytes, 23)]);
+    let source = crate::source::MemorySource::default()
+        .with("docs/b.md", "bee\n")
+        .with("docs/c.md", "never\n");
+    let imports = Imports::new(&source, DEFAULT_MAX_FILE_SIZE);
+    let outcome = measure_file_in(&imports, "docs/a.md", text.as_bytes(), &Options::default());
+    let Some(FileOutcome::Measured(m)) = outcome else {
+        panic!("{outcome:?}");
+    };
+    let loaded = m.loaded.clone().expect("loaded");
+    assert_eq!(
+        (loaded.bytes, loaded.imports),
+        (27, vec!["docs/b.md".to_string()])
+    );
+    let values: Vec<(Metric, u64, String)> = m
+        .values()
+        .into_iter()
+        .map(|v| (v.metric, v.value, v.unit))
+        .collect();
+    assert_eq!(
+        values,
+        [
+            (Metric::FileBytes, 23, "a.md".to_string()),
+            (Metric::LoadedBytes, 27, "a.md".to_string())
+        ]
+    );
+}
+
+#[test]
+fn code_files_carry_file_bytes_and_no_loaded_bytes() {
+    let m = measured("src/a.rs", "fn f() {}\r\n");
+    assert_eq!(m.bytes, 10);
+    assert_eq!(
+        m.file_values(),
+        [
+            (Metric::FileBytes, 10),
+            (Metric::FileLines, 1),
+            (Metric::TypesPerFile, 0)
+        ]
+    );
+    let source = crate::source::MemorySource::default();
+    let imports = Imports::new(&source, 100);
+    let outcome = measure_file_in(&imports, "src/a.rs", b"fn f() {}\n", &Options::default());
+    assert!(matches!(outcome, Some(FileOutcome::Measured(m)) if m.loaded.is_none()));
+}
+
+#[test]
+fn a_generated_document_is_left_out_and_test_paths_do_not_apply() {
+    let outcome = measure_file("docs/x.md", b"<!-- @generated -->\n", &Options::default());
+    assert!(
+        matches!(outcome, Some(FileOutcome::LeftOut { .. })),
+        "{outcome:?}"
+    );
+    let outcome = measure_file("docs/x.md", b"see @generated/x.md\n", &Options::default());
+    assert!(
+        matches!(outcome, Some(FileOutcome::Measured(_))),
+        "{outcome:?}"
+    );
+    let outcome = measure_file("tests/Migrations/x.md", b"x\n", &Options::default());
+    assert!(
+        matches!(outcome, Some(FileOutcome::Measured(_))),
+        "{outcome:?}"
+    );
 }

@@ -7,8 +7,9 @@ use std::path::Path;
 use anyhow::{bail, Context as _, Result};
 use rayon::prelude::*;
 
-use super::{left_out, measure_file, skipped, Options};
+use super::{left_out, measure_file_in, skipped, Imports, Options};
 use crate::model::{FileOutcome, Language, SkipReason};
+use crate::source::WorkTree;
 
 /// Measures every measured-language file under `targets` (repository-relative files or
 /// directories; `""` or `.` is the whole root), walking with [`crate::walk::builder`]
@@ -23,9 +24,11 @@ pub fn measure_tree(
 ) -> Result<Vec<FileOutcome>> {
     let targets = normalise_targets(root, targets)?;
     let files = list_files(root, &targets)?;
+    let tree = WorkTree::new(root);
+    let imports = Imports::new(&tree, options.max_file_size);
     let mut outcomes: Vec<FileOutcome> = files
         .par_iter()
-        .filter_map(|rel| measure_path(root, rel, options))
+        .filter_map(|rel| measure_path(&imports, root, rel, options))
         .collect();
     outcomes.sort_by(|a, b| a.path().cmp(b.path()));
     Ok(outcomes)
@@ -101,8 +104,20 @@ fn contains(target: &str, rel: &str) -> bool {
         || rel.strip_prefix(target).is_some_and(|r| r.starts_with('/'))
 }
 
+/// Every file of a measured language under `targets` (as [`measure_tree`] takes them)
+/// that git doesn't ignore, without measuring them; sorted.
+pub fn list_measured(root: &Path, targets: &[String]) -> Result<Vec<String>> {
+    let targets = normalise_targets(root, targets)?;
+    Ok(list_files(root, &targets)?.into_iter().collect())
+}
+
 /// Measures one listed file: path rules and size before reading it.
-fn measure_path(root: &Path, rel: &str, options: &Options) -> Option<FileOutcome> {
+fn measure_path(
+    imports: &Imports,
+    root: &Path,
+    rel: &str,
+    options: &Options,
+) -> Option<FileOutcome> {
     if let Some(reason) = super::left_out_by_path(rel) {
         return Some(left_out(rel, reason));
     }
@@ -116,7 +131,7 @@ fn measure_path(root: &Path, rel: &str, options: &Options) -> Option<FileOutcome
         return Some(skipped(rel, SkipReason::TooLarge { size, max }));
     }
     match std::fs::read(&abs) {
-        Ok(bytes) => measure_file(rel, &bytes, options),
+        Ok(bytes) => measure_file_in(imports, rel, &bytes, options),
         Err(e) => Some(skipped(rel, SkipReason::Unreadable(e.to_string()))),
     }
 }

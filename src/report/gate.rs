@@ -8,8 +8,44 @@ use serde_json::json;
 use crate::commands::gate::{GateReport, GateStatus};
 use crate::report::{count, finding_detail, finding_json};
 
-fn finding_line(f: &crate::judge::Finding) -> String {
-    format!("{} {}: {}", f.path, f.unit, finding_detail(f))
+fn finding_line(report: &GateReport, f: &crate::judge::Finding) -> String {
+    format!(
+        "{} {}: {}{}",
+        f.path,
+        f.unit,
+        finding_detail(f),
+        imports_note(report, f)
+    )
+}
+
+/// A finding as SPEC §6 gives it; a `loaded_bytes` finding of a document whose eager
+/// imports changed also carries `"imports_changed"`: the changed files it loads (§8).
+fn gate_finding_json(report: &GateReport, f: &crate::judge::Finding) -> serde_json::Value {
+    let mut value = finding_json(f);
+    if let Some(changed) = changed_imports(report, f) {
+        value["imports_changed"] = json!(changed);
+    }
+    value
+}
+
+/// The changed files a `loaded_bytes` finding's document loads, if any.
+fn changed_imports<'r>(report: &'r GateReport, f: &crate::judge::Finding) -> Option<&'r [String]> {
+    if f.metric != crate::model::Metric::LoadedBytes {
+        return None;
+    }
+    let (_, changed) = report
+        .imports_changed
+        .iter()
+        .find(|(doc, _)| *doc == f.path)?;
+    Some(changed)
+}
+
+/// ` (imports changed: docs/shared.md)` on a `loaded_bytes` finding of a document whose
+/// eager imports changed (SPEC §8); empty otherwise.
+fn imports_note(report: &GateReport, f: &crate::judge::Finding) -> String {
+    changed_imports(report, f)
+        .map(|changed| format!(" (imports changed: {})", changed.join(", ")))
+        .unwrap_or_default()
 }
 
 fn names(report: &GateReport, judged: bool) -> Vec<String> {
@@ -52,7 +88,7 @@ pub fn text(report: &GateReport) -> String {
         let _ = writeln!(out, "{head}");
     }
     for f in &report.excesses {
-        let _ = writeln!(out, "{}", finding_line(f));
+        let _ = writeln!(out, "{}", finding_line(report, f));
     }
     for nj in &report.not_judged {
         let _ = writeln!(out, "structure not judged: {}: {}", nj.reason, nj.detail);
@@ -69,7 +105,7 @@ pub fn text(report: &GateReport) -> String {
     if !report.divergences.is_empty() {
         out.push_str("Structure within tolerance:\n");
         for f in &report.divergences {
-            let _ = writeln!(out, "  {}", finding_line(f));
+            let _ = writeln!(out, "  {}", finding_line(report, f));
         }
     }
     for (from, to) in &report.renamed {
@@ -102,13 +138,16 @@ pub fn json(report: &GateReport) -> String {
         .iter()
         .map(|n| json!({"reason": n.reason, "detail": n.detail}))
         .collect();
+    let findings = |list: &[crate::judge::Finding]| -> Vec<serde_json::Value> {
+        list.iter().map(|f| gate_finding_json(report, f)).collect()
+    };
     super::json_text(&json!({
         "status": report.status.key(),
         "base": report.base,
         "judged_files": report.judged_files,
         "contexts": contexts,
-        "excesses": report.excesses.iter().map(finding_json).collect::<Vec<_>>(),
-        "divergences": report.divergences.iter().map(finding_json).collect::<Vec<_>>(),
+        "excesses": findings(&report.excesses),
+        "divergences": findings(&report.divergences),
         "not_judged": not_judged,
         "skipped": pairs(&report.skipped, "path", "reason"),
         "left_out": pairs(&report.left_out, "path", "reason"),
@@ -123,13 +162,17 @@ pub fn pr_summary(report: &GateReport) -> String {
     if report.divergences.is_empty() {
         out.push_str("None.\n");
     }
+    let line = |f| {
+        let note = imports_note(report, f);
+        format!("- `{}` `{}`: {}{note}\n", f.path, f.unit, finding_detail(f))
+    };
     for f in &report.divergences {
-        let _ = writeln!(out, "- `{}` `{}`: {}", f.path, f.unit, finding_detail(f));
+        out.push_str(&line(f));
     }
     if !report.excesses.is_empty() {
         out.push_str("\n### Structure past the band\n\n");
         for f in &report.excesses {
-            let _ = writeln!(out, "- `{}` `{}`: {}", f.path, f.unit, finding_detail(f));
+            out.push_str(&line(f));
         }
     }
     out

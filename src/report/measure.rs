@@ -7,7 +7,7 @@ use serde_json::json;
 use crate::baseline::tsv::escape;
 use crate::commands::measure::{MeasureReport, MeasuredFile};
 use crate::judge::{Finding, Status};
-use crate::model::UnitKind;
+use crate::model::{FileMeasure, Language, UnitKind};
 use crate::report::{count, finding_json, status_text};
 
 struct Row {
@@ -24,7 +24,10 @@ fn rows(file: &MeasuredFile) -> Vec<Row> {
         .file_status
         .iter()
         .filter(|f| f.status != Status::Ok)
-        .map(status_text)
+        .map(|f| match f.status {
+            Status::Excess => status_text(f),
+            _ => format!("{} {}", f.metric, status_text(f)),
+        })
         .collect();
     let file_word = if !file.limited {
         None
@@ -37,7 +40,7 @@ fn rows(file: &MeasuredFile) -> Vec<Row> {
         location: format!("{}:1", m.path),
         kind: "file",
         name: m.file_name().to_string(),
-        size: format!("{} lines, {}", m.lines, count(m.types as usize, "type")),
+        size: file_size(m),
         status: file_word,
     }];
     for (unit, status) in m.units.iter().zip(&file.unit_status) {
@@ -50,6 +53,24 @@ fn rows(file: &MeasuredFile) -> Vec<Row> {
         });
     }
     out
+}
+
+/// `45 lines, 1 type(s), 1210 bytes` for code; `40 lines, 3120 bytes, loads 5230 bytes`
+/// for a Markdown document.
+fn file_size(m: &FileMeasure) -> String {
+    match (&m.loaded, m.language) {
+        (_, Language::CSharp | Language::Rust) => format!(
+            "{} lines, {}, {} bytes",
+            m.lines,
+            count(m.types as usize, "type"),
+            m.bytes
+        ),
+        (Some(loaded), Language::Markdown) => format!(
+            "{} lines, {} bytes, loads {} bytes",
+            m.lines, m.bytes, loaded.bytes
+        ),
+        (None, Language::Markdown) => format!("{} lines, {} bytes", m.lines, m.bytes),
+    }
 }
 
 /// Text: one aligned line per file and unit, then a summary and skipped files.
@@ -125,8 +146,15 @@ pub fn json(report: &MeasureReport) -> String {
                            "end_line": u.end_line, "lines": u.lines()})
                 })
                 .collect();
-            json!({"path": m.path, "language": m.language.key(), "lines": m.lines,
-                   "types": m.types, "context": f.context, "units": units})
+            let mut file = json!({"path": m.path, "language": m.language.key(),
+                                  "lines": m.lines, "types": m.types, "bytes": m.bytes});
+            if let Some(loaded) = &m.loaded {
+                file["loaded_bytes"] = json!(loaded.bytes);
+                file["imports"] = json!(loaded.imports);
+            }
+            file["context"] = json!(f.context);
+            file["units"] = json!(units);
+            file
         })
         .collect();
     let skipped: Vec<_> = report
@@ -151,11 +179,11 @@ pub fn tsv(report: &MeasureReport) -> String {
     for f in &report.files {
         let m = &f.measure;
         let last = m.lines.max(1);
-        for (metric, value) in [("file_lines", m.lines), ("types_per_file", m.types)] {
+        for (metric, value) in m.file_values() {
             let status = f
                 .file_status
                 .iter()
-                .find(|s| s.metric.key() == metric)
+                .find(|s| s.metric == metric)
                 .map_or("-", |s| s.status.key());
             let _ = writeln!(
                 out,

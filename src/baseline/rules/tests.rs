@@ -387,6 +387,33 @@ fn rename_onto_a_listed_path_keeps_the_lower_value() {
 }
 
 #[test]
+fn a_renamed_document_keeps_its_byte_allowances() {
+    let mut old = Baseline::default();
+    old.entries
+        .insert(key("docs/old.md", "old.md", Metric::FileBytes), 40000);
+    old.entries
+        .insert(key("docs/old.md", "old.md", Metric::LoadedBytes), 50000);
+    let l = limits(
+        &[(Metric::FileBytes, 32768), (Metric::LoadedBytes, 32768)],
+        0,
+    );
+    let measured = [
+        value("docs/new.md", "new.md", Metric::FileBytes, 39000),
+        value("docs/new.md", "new.md", Metric::LoadedBytes, 50000),
+    ];
+    let renames = [("docs/old.md".to_string(), "docs/new.md".to_string())];
+    let (b, changes) = refresh(&old, &l, &dirs(&["docs"]), &measured, &renames);
+    assert_eq!(
+        b.entries.into_iter().collect::<Vec<_>>(),
+        [
+            (key("docs/new.md", "new.md", Metric::FileBytes), 39000),
+            (key("docs/new.md", "new.md", Metric::LoadedBytes), 50000),
+        ]
+    );
+    assert_eq!(changes.moved.len(), 2);
+}
+
+#[test]
 fn refresh_of_an_unchanged_tree_changes_nothing() {
     let old = baseline_of(&first_measure());
     let (b, changes) = refreshed(&old, &spec_limits(), &first_measure());

@@ -25,6 +25,7 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         left_out: Vec::new(),
         renamed: Vec::new(),
         warnings: Vec::new(),
+        imports_changed: Vec::new(),
     };
     let mut worst: BTreeMap<Key, Finding> = BTreeMap::new();
     let mut judged = BTreeSet::new();
@@ -39,6 +40,7 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         report.left_out.extend(sb.left_out);
         report.renamed.extend(sb.renamed);
         report.warnings.extend(sb.warnings);
+        report.imports_changed.extend(sb.imports_changed);
     }
     tidy(&mut report);
     report.judged_files = judged.len();
@@ -77,6 +79,14 @@ fn tidy(report: &mut GateReport) {
     }
     report.warnings.sort();
     report.warnings.dedup();
+    let mut by_doc: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (doc, changed) in std::mem::take(&mut report.imports_changed) {
+        by_doc.entry(doc).or_default().extend(changed);
+    }
+    report.imports_changed = by_doc
+        .into_iter()
+        .map(|(doc, changed)| (doc, changed.into_iter().collect()))
+        .collect();
 }
 
 fn merge_contexts(into: &mut Vec<ContextState>, from: Vec<ContextState>) {

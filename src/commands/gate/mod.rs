@@ -1,6 +1,7 @@
 //! `structgate gate` (SPEC §6): base → terms at the base → changed files → measured as
 //! the working tree holds them → the one judge → a report value.
 
+mod docs;
 mod merge;
 mod sandbox;
 
@@ -67,6 +68,9 @@ pub struct GateReport {
     pub left_out: Vec<(String, String)>,
     pub renamed: Vec<(String, String)>,
     pub warnings: Vec<String>,
+    /// Markdown documents judged while files they import eagerly changed, each with the
+    /// changed files it reaches, sorted (SPEC §8).
+    pub imports_changed: Vec<(String, Vec<String>)>,
 }
 
 /// What one sandbox contributed.
@@ -83,6 +87,7 @@ pub(crate) struct Sandbox {
     left_out: Vec<(String, String)>,
     renamed: Vec<(String, String)>,
     warnings: Vec<String>,
+    imports_changed: Vec<(String, Vec<String>)>,
 }
 
 impl Sandbox {

@@ -1,14 +1,15 @@
 //! One working tree judged: its base, the terms at that base, its changed files.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 
-use super::{ContextState, NotJudged, Request, Sandbox};
+use super::{docs, ContextState, NotJudged, Request, Sandbox};
 use crate::git::{BaseResolution, Change, ChangeKind, Repo};
 use crate::judge::{Finding, Status};
-use crate::measure::{self, Options};
-use crate::model::{FileOutcome, Language, Metric, UnitValue};
+use crate::measure::{self, Imports, Options};
+use crate::model::{FileOutcome, Language, UnitValue};
 use crate::source::{FileSource, WorkTree};
 use crate::terms::{self, ContextTerms, Terms};
 
@@ -51,15 +52,12 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
         }
     };
     sandbox.ran = true;
-    let judging = Judging {
-        terms: &terms,
-        base_tree: &tree,
-        work: WorkTree::new(workdir),
-        options: request.options,
-    };
+    let work = WorkTree::new(workdir);
+    let judging = Judging::new(&terms, &tree, &work, request.options, &changes);
     for change in &changes {
         judging.change(&mut sandbox, change)?;
     }
+    docs::judge_importers(&judging, &mut sandbox)?;
     Ok(sandbox)
 }
 
@@ -135,14 +133,35 @@ fn context_states(terms: &Terms) -> Vec<ContextState> {
 }
 
 /// What judging one sandbox's changes needs.
-struct Judging<'a> {
-    terms: &'a Terms,
+pub(super) struct Judging<'a> {
+    pub(super) terms: &'a Terms,
     base_tree: &'a dyn FileSource,
-    work: WorkTree,
-    options: Options,
+    /// Resolves eager imports in the working tree (SPEC §8).
+    pub(super) imports: Imports<'a>,
+    pub(super) work: &'a WorkTree,
+    pub(super) options: Options,
+    /// Every path the working tree holds that differs from the base.
+    pub(super) changed: BTreeSet<String>,
 }
 
-impl Judging<'_> {
+impl<'a> Judging<'a> {
+    fn new(
+        terms: &'a Terms,
+        base_tree: &'a dyn FileSource,
+        work: &'a WorkTree,
+        options: Options,
+        changes: &[Change],
+    ) -> Judging<'a> {
+        Judging {
+            terms,
+            base_tree,
+            imports: Imports::new(work, options.max_file_size),
+            work,
+            options,
+            changed: docs::changed_paths(changes),
+        }
+    }
+
     /// Judges one changed file, if a judged context (at the base) owns it.
     fn change(&self, sb: &mut Sandbox, change: &Change) -> Result<()> {
         let path = change.path.as_str();
@@ -159,7 +178,8 @@ impl Judging<'_> {
                 return Ok(());
             }
         };
-        if Language::of_path(path).is_none() {
+        // A context with only code limits judges no Markdown (SPEC §8), and the reverse.
+        if !Language::of_path(path).is_some_and(|l| owner.judges(l)) {
             return Ok(());
         }
         if let Some(from) = from {
@@ -193,11 +213,12 @@ impl Judging<'_> {
             honour_generated_header: self.generated_at_base(from.unwrap_or(path))?,
             ..self.options
         };
-        match measure::measure_file(path, &bytes, &options) {
+        match measure::measure_file_in(&self.imports, path, &bytes, &options) {
             Some(FileOutcome::Measured(m)) => {
                 sb.judged.insert(path.to_string());
                 sb.warnings
                     .extend(m.warnings.iter().map(|w| format!("{path}: {w}")));
+                docs::note_changed_imports(self, sb, owner, &m);
                 let judged = m.values().into_iter();
                 sb.findings
                     .extend(judged.filter_map(|v| judge_value(self.terms, owner, &v, from)));
@@ -226,7 +247,7 @@ impl Judging<'_> {
 /// Judges a value; a renamed file's units are tolerated by its old path's entries in the
 /// baseline of the context that owned the old path. Only divergences and excesses are
 /// kept.
-fn judge_value(
+pub(super) fn judge_value(
     terms: &Terms,
     owner: &ContextTerms,
     value: &UnitValue,
@@ -247,8 +268,7 @@ fn judge_value(
 
 /// The unit's name at the old path: file-level units are named by the file's name.
 fn old_unit_name(value: &UnitValue, from: &str) -> String {
-    let file_level = matches!(value.metric, Metric::FileLines | Metric::TypesPerFile);
-    if file_level {
+    if value.metric.is_file_level() {
         PathBuf::from(from)
             .file_name()
             .and_then(|n| n.to_str())

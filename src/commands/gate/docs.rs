@@ -1,0 +1,132 @@
+//! The gate's share of document budgets (SPEC §8): a Markdown document whose eager
+//! imports (transitively) changed is judged for `loaded_bytes` even when the document
+//! itself did not change, in whichever context owns it, and the report names the changed
+//! imports.
+
+use std::collections::BTreeSet;
+
+use anyhow::Result;
+
+use super::sandbox::{judge_value, Judging};
+use super::Sandbox;
+use crate::git::{Change, ChangeKind};
+use crate::measure;
+use crate::model::{FileMeasure, FileOutcome, Language, Metric};
+use crate::source::FileSource as _;
+use crate::terms::ContextTerms;
+
+/// The paths the working tree holds that differ from the base: added, modified, and the
+/// new paths of renamed files (what an import can newly reach or grow by).
+pub(super) fn changed_paths(changes: &[Change]) -> BTreeSet<String> {
+    changes
+        .iter()
+        .filter(|c| {
+            matches!(
+                c.kind,
+                ChangeKind::Added | ChangeKind::Modified | ChangeKind::Renamed { .. }
+            )
+        })
+        .map(|c| c.path.clone())
+        .collect()
+}
+
+/// Records, for a measured Markdown document judged for `loaded_bytes`, the changed files
+/// among those it loads.
+pub(super) fn note_changed_imports(
+    judging: &Judging,
+    sb: &mut Sandbox,
+    owner: &ContextTerms,
+    m: &FileMeasure,
+) {
+    let Some(loaded) = &m.loaded else {
+        return;
+    };
+    let limited = owner
+        .limits
+        .as_ref()
+        .is_some_and(|l| l.limit(Metric::LoadedBytes).is_some());
+    let changed: Vec<String> = loaded
+        .imports
+        .iter()
+        .filter(|p| judging.changed.contains(*p))
+        .cloned()
+        .collect();
+    if limited && !changed.is_empty() {
+        sb.imports_changed.push((m.path.clone(), changed));
+    }
+}
+
+/// Judges `loaded_bytes` of every unchanged Markdown document, owned by a judged context
+/// that limits `loaded_bytes`, whose imports reach a changed file. The documents are read
+/// from the working tree, through the same measuring path as every other file.
+pub(super) fn judge_importers(judging: &Judging, sb: &mut Sandbox) -> Result<()> {
+    let limiting: Vec<&ContextTerms> = judging
+        .terms
+        .contexts
+        .iter()
+        .filter(|c| c.judged() && c.limits.as_ref().is_some_and(limits_loaded))
+        .collect();
+    if limiting.is_empty() || judging.changed.is_empty() {
+        return Ok(());
+    }
+    let mut dirs: Vec<String> = limiting
+        .iter()
+        .flat_map(|c| c.context.owned.iter().cloned())
+        .filter(|dir| judging.work.abs(dir).is_dir())
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    if dirs.is_empty() {
+        return Ok(());
+    }
+    for path in measure::list_measured(judging.work.root(), &dirs)? {
+        let unchanged_doc = Language::of_path(&path) == Some(Language::Markdown)
+            && !judging.changed.contains(&path);
+        let owner = judging
+            .terms
+            .owner(&path)
+            .filter(|o| limiting.iter().any(|l| l.context.dir == o.context.dir));
+        if let (true, Some(owner)) = (unchanged_doc, owner) {
+            judge_importer(judging, sb, owner, &path)?;
+        }
+    }
+    Ok(())
+}
+
+fn limits_loaded(limits: &crate::limits::Limits) -> bool {
+    limits.limit(Metric::LoadedBytes).is_some()
+}
+
+/// Measures one unchanged document and, when it loads a changed file, judges its
+/// `loaded_bytes` (not its `file_bytes`: the document itself did not change). A document
+/// that cannot be measured (too large, not UTF-8) was skipped when it last changed and is
+/// passed over here.
+fn judge_importer(
+    judging: &Judging,
+    sb: &mut Sandbox,
+    owner: &ContextTerms,
+    path: &str,
+) -> Result<()> {
+    let Some(bytes) = judging.work.read(path)? else {
+        return Ok(());
+    };
+    let outcome = measure::measure_file_in(&judging.imports, path, &bytes, &judging.options);
+    let Some(FileOutcome::Measured(m)) = outcome else {
+        return Ok(());
+    };
+    let before = sb.imports_changed.len();
+    note_changed_imports(judging, sb, owner, &m);
+    if sb.imports_changed.len() == before {
+        return Ok(());
+    }
+    sb.judged.insert(path.to_string());
+    sb.warnings
+        .extend(m.warnings.iter().map(|w| format!("{path}: {w}")));
+    let loaded = m
+        .values()
+        .into_iter()
+        .filter(|v| v.metric == Metric::LoadedBytes);
+    sb.findings
+        .extend(loaded.filter_map(|v| judge_value(judging.terms, owner, &v, None)));
+    Ok(())
+}

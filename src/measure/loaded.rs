@@ -1,0 +1,256 @@
+//! `loaded_bytes` (stage 2, SPEC §8): a Markdown document's bytes plus those of every
+//! distinct file its eager imports reach, up to 5 hops, read through a [`FileSource`] (the
+//! working tree for `measure`, `baseline` and `gate`). Files are counted by the one byte
+//! counter of the measurer, [`counted_bytes`]; each file is read and scanned once per
+//! [`Imports`], however many documents import it.
+
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+use super::imports::{scan, ImportRef, MAX_IMPORTS};
+use super::lines::{counted_bytes, strip_bom};
+use crate::model::{Language, Loaded};
+use crate::source::{Entry, FileSource};
+
+/// How many import hops are followed from a document.
+pub const MAX_HOPS: usize = 5;
+
+/// What one file contributes when it is reached through an import.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Node {
+    /// Counted: its bytes, and (Markdown only) the imports it makes in turn.
+    Counted {
+        bytes: u64,
+        refs: Vec<ImportRef>,
+        /// What was not counted or scanned as usual, e.g. `not UTF-8; counted by its raw
+        /// bytes, not scanned for imports`.
+        note: Option<String>,
+    },
+    /// Not followed, and why (`names a directory`, ...).
+    NotFollowed(String),
+}
+
+/// The resolver of eager imports over one source, with a cache of the files it read.
+pub struct Imports<'a> {
+    source: &'a dyn FileSource,
+    max_file_size: u64,
+    cache: Mutex<HashMap<String, Arc<Node>>>,
+}
+
+/// How many warnings one document's walk gives; the rest are counted in one more.
+const MAX_WARNINGS: usize = 50;
+
+/// One document's walk through its imports.
+struct Walk {
+    seen: BTreeSet<String>,
+    loaded: Loaded,
+    warnings: Vec<String>,
+    /// Warnings past [`MAX_WARNINGS`], counted.
+    more: usize,
+}
+
+impl Walk {
+    /// Adds a warning once; past [`MAX_WARNINGS`] it is only counted.
+    fn warn(&mut self, warning: String) {
+        if self.warnings.contains(&warning) {
+            return;
+        }
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(warning);
+        } else {
+            self.more += 1;
+        }
+    }
+}
+
+impl<'a> Imports<'a> {
+    /// Resolves imports in `source`; an imported file larger than `max_file_size` is
+    /// counted by its size, unread.
+    pub fn new(source: &'a dyn FileSource, max_file_size: u64) -> Imports<'a> {
+        Imports {
+            source,
+            max_file_size,
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// What the document at `path`, whose bytes are `bytes`, loads; with a warning (naming
+    /// the importing file and line) for every import not followed.
+    pub fn load(&self, path: &str, bytes: &[u8]) -> (Loaded, Vec<String>) {
+        let root = Arc::new(node_of(path, bytes));
+        let mut walk = Walk {
+            seen: BTreeSet::from([path.to_string()]),
+            loaded: Loaded::default(),
+            warnings: Vec::new(),
+            more: 0,
+        };
+        if let Node::Counted { bytes, .. } = *root {
+            walk.loaded.bytes = bytes;
+        }
+        let mut queue = VecDeque::from([(path.to_string(), root, 0usize)]);
+        while let Some((importer, node, depth)) = queue.pop_front() {
+            let Node::Counted { refs, note, .. } = &*node else {
+                continue;
+            };
+            if let Some(note) = note {
+                walk.warn(format!("{importer}: {note}"));
+            }
+            for r in refs {
+                if let Some(next) = self.follow(&mut walk, &importer, r, depth) {
+                    queue.push_back(next);
+                }
+            }
+        }
+        if walk.more > 0 {
+            let more = walk.more;
+            walk.warnings
+                .push(format!("{more} more import warning(s) not shown"));
+        }
+        walk.loaded.imports = walk.seen.into_iter().filter(|p| p != path).collect();
+        (walk.loaded, walk.warnings)
+    }
+
+    /// Follows one import of `importer` (at `depth` hops from the document): counts the
+    /// file it reaches, if new, and returns it for scanning in turn.
+    fn follow(
+        &self,
+        walk: &mut Walk,
+        importer: &str,
+        r: &ImportRef,
+        depth: usize,
+    ) -> Option<(String, Arc<Node>, usize)> {
+        let target = resolve(importer, &r.path);
+        if target.as_ref().is_ok_and(|t| walk.seen.contains(t)) {
+            return None;
+        }
+        let why = match target {
+            _ if depth >= MAX_HOPS => {
+                format!("more than {MAX_HOPS} imports away from the document")
+            }
+            Err(why) => why.to_string(),
+            Ok(target) => {
+                let node = self.node(&target);
+                match &*node {
+                    Node::NotFollowed(why) => why.clone(),
+                    Node::Counted { bytes, .. } => {
+                        walk.loaded.bytes = walk.loaded.bytes.saturating_add(*bytes);
+                        walk.seen.insert(target.clone());
+                        return Some((target, node, depth + 1));
+                    }
+                }
+            }
+        };
+        walk.warn(format!(
+            "import \"@{}\" at {importer}:{} not followed: {why}",
+            r.path, r.line
+        ));
+        None
+    }
+
+    /// The node of a repository-relative path, read once.
+    fn node(&self, path: &str) -> Arc<Node> {
+        if let Some(node) = self.lock().get(path) {
+            return Arc::clone(node);
+        }
+        let node = Arc::new(self.read_node(path));
+        self.lock().insert(path.to_string(), Arc::clone(&node));
+        node
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Node>>> {
+        self.cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn read_node(&self, path: &str) -> Node {
+        let not_followed = |why: &str| Node::NotFollowed(why.to_string());
+        match self.source.entry(path) {
+            Ok(Entry::File { len }) if len > self.max_file_size => Node::Counted {
+                bytes: len,
+                refs: Vec::new(),
+                note: Some(too_large(len, self.max_file_size)),
+            },
+            Ok(Entry::File { .. }) => match self.source.read(path) {
+                Ok(Some(bytes)) => node_of(path, &bytes),
+                Ok(None) => not_followed("names no existing file"),
+                Err(e) => Node::NotFollowed(format!("unreadable: {e:#}")),
+            },
+            Ok(Entry::Dir) => not_followed("names a directory"),
+            Ok(Entry::Link) => not_followed("a symbolic link is not followed"),
+            Ok(Entry::Other) => not_followed("names no regular file"),
+            Ok(Entry::Missing) => not_followed("names no existing file"),
+            Err(e) => Node::NotFollowed(format!("unreadable: {e:#}")),
+        }
+    }
+}
+
+fn too_large(len: u64, max: u64) -> String {
+    format!("larger than --max-file-size ({len} > {max} bytes); counted by its size, unread")
+}
+
+fn is_markdown(path: &str) -> bool {
+    Language::of_path(path) == Some(Language::Markdown)
+}
+
+/// A file's node from its bytes: its counted bytes, and a Markdown file's imports.
+fn node_of(path: &str, bytes: &[u8]) -> Node {
+    let counted = counted_bytes(bytes);
+    if !is_markdown(path) {
+        return Node::Counted {
+            bytes: counted,
+            refs: Vec::new(),
+            note: None,
+        };
+    }
+    let Ok(text) = std::str::from_utf8(strip_bom(bytes)) else {
+        let note = "not UTF-8; counted by its raw bytes, not scanned for imports";
+        return Node::Counted {
+            bytes: counted,
+            refs: Vec::new(),
+            note: Some(note.to_string()),
+        };
+    };
+    let mut refs = scan(text);
+    let note = (refs.len() > MAX_IMPORTS).then(|| {
+        refs.truncate(MAX_IMPORTS);
+        format!("more than {MAX_IMPORTS} imports; only the first {MAX_IMPORTS} are followed")
+    });
+    Node::Counted {
+        bytes: counted,
+        refs,
+        note,
+    }
+}
+
+/// The repository-relative path an import names, resolved against the importing file's
+/// directory; `Err` with the reason when it is absolute, starts with `~`, or leaves the
+/// repository.
+pub fn resolve(importer: &str, path: &str) -> Result<String, &'static str> {
+    let drive = path.as_bytes().get(1) == Some(&b':')
+        && path.as_bytes().first().is_some_and(u8::is_ascii_alphabetic);
+    if path.starts_with(['/', '\\']) || drive {
+        return Err("an absolute path");
+    }
+    if path.starts_with('~') {
+        return Err("a path starting with ~");
+    }
+    let mut parts: Vec<&str> = importer.split('/').collect();
+    parts.pop();
+    parts.retain(|p| !p.is_empty());
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                if parts.pop().is_none() {
+                    return Err("it leaves the repository");
+                }
+            }
+            _ => parts.push(part),
+        }
+    }
+    Ok(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests;

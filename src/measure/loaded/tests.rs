@@ -1,0 +1,223 @@
+//! Tests of `loaded_bytes`: chains, cycles, depth, and imports not followed.
+
+use super::*;
+use crate::source::{MemorySource, WorkTree};
+
+fn load(source: &dyn FileSource, path: &str) -> (Loaded, Vec<String>) {
+    let bytes = source.read(path).unwrap().unwrap();
+    Imports::new(source, 1 << 20).load(path, &bytes)
+}
+
+#[test]
+fn a_chain_counts_every_file_once() {
+    let source = MemorySource::default()
+        .with("docs/a.md", "A @b.md\n") // 8 bytes
+        .with("docs/b.md", "B @sub/c.md and @b.md\n") // 22
+        .with("docs/sub/c.md", "C @../../notes.txt @../b.md\n") // 28
+        .with("notes.txt", "0123456789"); // 10
+    let (loaded, warnings) = load(&source, "docs/a.md");
+    assert_eq!(loaded.bytes, 8 + 22 + 28 + 10);
+    assert_eq!(loaded.imports, ["docs/b.md", "docs/sub/c.md", "notes.txt"]);
+    assert_eq!(warnings, Vec::<String>::new());
+}
+
+#[test]
+fn a_cycle_ends_where_it_began() {
+    let source = MemorySource::default()
+        .with("a.md", "@b.md\n") // 6
+        .with("b.md", "@a.md @./a.md @b.md\n"); // 20
+    let (loaded, warnings) = load(&source, "a.md");
+    assert_eq!(
+        (loaded.bytes, loaded.imports),
+        (26, vec!["b.md".to_string()])
+    );
+    assert!(warnings.is_empty(), "{warnings:?}");
+}
+
+#[test]
+fn imports_are_followed_five_hops_and_no_further() {
+    let mut source = MemorySource::default();
+    for i in 0..7 {
+        source = source.with(&format!("d{i}.md"), &format!("@d{}.md\n", i + 1));
+    }
+    let (loaded, warnings) = load(&source, "d0.md");
+    assert_eq!(
+        loaded.imports,
+        ["d1.md", "d2.md", "d3.md", "d4.md", "d5.md"]
+    );
+    assert_eq!(loaded.bytes, 6 * 7);
+    assert_eq!(
+        warnings,
+        ["import \"@d6.md\" at d5.md:1 not followed: more than 5 imports away from the document"]
+    );
+}
+
+#[test]
+fn depth_is_the_shortest_distance() {
+    // e.md is 5 hops away along a..d, but 1 hop away directly: its import f.md is counted.
+    let source = MemorySource::default()
+        .with("r.md", "@a.md @e.md\n")
+        .with("a.md", "@b.md\n")
+        .with("b.md", "@c.md\n")
+        .with("c.md", "@d.md\n")
+        .with("d.md", "@e.md\n")
+        .with("e.md", "@f.md\n")
+        .with("f.md", "end\n");
+    let (loaded, warnings) = load(&source, "r.md");
+    assert_eq!(loaded.imports.len(), 6, "{:?}", loaded.imports);
+    assert!(warnings.is_empty(), "{warnings:?}");
+}
+
+#[test]
+fn imports_not_followed_are_warnings_naming_file_and_line() {
+    let source = MemorySource::default()
+        .with(
+            "docs/a.md",
+            "x\n@/etc/passwd\n@~/notes.md\n@../../up.md\n@missing.md\n@C:/x.md\n",
+        )
+        .with("up.md", "never\n");
+    let (loaded, warnings) = load(&source, "docs/a.md");
+    assert_eq!(loaded.bytes, 61);
+    assert!(loaded.imports.is_empty());
+    assert_eq!(
+        warnings,
+        [
+            "import \"@/etc/passwd\" at docs/a.md:2 not followed: an absolute path",
+            "import \"@~/notes.md\" at docs/a.md:3 not followed: a path starting with ~",
+            "import \"@../../up.md\" at docs/a.md:4 not followed: it leaves the repository",
+            "import \"@missing.md\" at docs/a.md:5 not followed: names no existing file",
+            "import \"@C:/x.md\" at docs/a.md:6 not followed: an absolute path",
+        ]
+    );
+}
+
+#[test]
+fn a_binary_or_non_utf8_import_counts_its_raw_bytes_and_is_not_followed() {
+    let mut source = MemorySource::default().with("a.md", "@logo.png @old.md\n"); // 18
+    source
+        .files
+        .insert("logo.png".into(), b"\x89PNG\r\n\x1a\n\x00@b.md".to_vec()); // 14
+    source
+        .files
+        .insert("old.md".into(), b"caf\xe9 @b.md\r\n".to_vec()); // 12
+    source = source.with("b.md", "never reached\n");
+    let (loaded, warnings) = load(&source, "a.md");
+    assert_eq!(loaded.bytes, 18 + 14 + 12);
+    assert_eq!(loaded.imports, ["logo.png", "old.md"]);
+    assert_eq!(
+        warnings,
+        ["old.md: not UTF-8; counted by its raw bytes, not scanned for imports"]
+    );
+}
+
+#[test]
+fn an_import_larger_than_the_limit_counts_its_size_unread() {
+    let big = format!("{}\n@b.md\n", "x".repeat(200));
+    let source = MemorySource::default()
+        .with("a.md", "@big.md\n")
+        .with("big.md", &big)
+        .with("b.md", "never reached\n");
+    let (loaded, warnings) = Imports::new(&source, 100).load("a.md", b"@big.md\n");
+    assert_eq!(loaded.bytes, 8 + 207);
+    assert_eq!(loaded.imports, ["big.md"]);
+    assert_eq!(
+        warnings,
+        ["big.md: larger than --max-file-size (207 > 100 bytes); counted by its size, unread"]
+    );
+}
+
+#[test]
+fn crlf_and_bom_count_as_lf_in_imports_too() {
+    let mut source = MemorySource::default().with("a.md", "@b.md\n");
+    source
+        .files
+        .insert("b.md".into(), b"\xEF\xBB\xBFone\r\ntwo\r\n".to_vec());
+    assert_eq!(load(&source, "a.md").0.bytes, 6 + 8);
+}
+
+#[cfg(unix)]
+#[test]
+fn directories_and_symbolic_links_are_not_followed() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.md"), "secret\n").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("docs/sub")).unwrap();
+    std::fs::write(root.join("docs/inside.md"), "inside\n").unwrap();
+    std::os::unix::fs::symlink(outside.path().join("secret.md"), root.join("docs/out.md")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), root.join("docs/away")).unwrap();
+    std::os::unix::fs::symlink(root.join("docs/inside.md"), root.join("docs/in.md")).unwrap();
+    let text = "@sub/\n@./sub\n@out.md\n@away/secret.md\n@in.md\n@inside.md\n";
+    std::fs::write(root.join("docs/a.md"), text).unwrap();
+    let (loaded, warnings) = load(&WorkTree::new(root), "docs/a.md");
+    assert_eq!(loaded.imports, ["docs/inside.md"]);
+    assert_eq!(loaded.bytes, 55 + 7);
+    let link = "not followed: a symbolic link is not followed";
+    assert_eq!(
+        warnings,
+        [
+            "import \"@sub/\" at docs/a.md:1 not followed: names a directory".to_string(),
+            "import \"@./sub\" at docs/a.md:2 not followed: names a directory".to_string(),
+            format!("import \"@out.md\" at docs/a.md:3 {link}"),
+            format!("import \"@away/secret.md\" at docs/a.md:4 {link}"),
+            format!("import \"@in.md\" at docs/a.md:5 {link}"),
+        ]
+    );
+}
+
+#[test]
+fn resolution_is_relative_to_the_importing_directory() {
+    assert_eq!(resolve("docs/a.md", "b.md"), Ok("docs/b.md".into()));
+    assert_eq!(
+        resolve("docs/a.md", "./x//y/../b.md"),
+        Ok("docs/x/b.md".into())
+    );
+    assert_eq!(resolve("a.md", "../b.md"), Err("it leaves the repository"));
+    assert_eq!(
+        resolve("a.md", "x/../../b.md"),
+        Err("it leaves the repository")
+    );
+    assert_eq!(resolve("docs/a.md", "../b.md"), Ok("b.md".into()));
+    assert_eq!(
+        resolve("docs/a.md", "\\\\server\\x"),
+        Err("an absolute path")
+    );
+}
+
+#[test]
+fn warnings_are_given_once_and_capped() {
+    let mut text = String::from("@gone.md @gone.md\n");
+    for i in 0..60 {
+        text.push_str(&format!("@missing{i}.md\n"));
+    }
+    let source = MemorySource::default().with("a.md", &text);
+    let (loaded, warnings) = load(&source, "a.md");
+    assert_eq!(loaded.bytes, text.len() as u64);
+    assert_eq!(warnings.len(), MAX_WARNINGS + 1);
+    assert_eq!(
+        warnings[0],
+        "import \"@gone.md\" at a.md:1 not followed: names no existing file"
+    );
+    assert_eq!(
+        warnings[MAX_WARNINGS],
+        "11 more import warning(s) not shown"
+    );
+}
+
+#[test]
+fn a_document_follows_its_first_thousand_imports() {
+    let mut source = MemorySource::default();
+    let mut text = String::new();
+    for i in 0..=MAX_IMPORTS {
+        text.push_str(&format!("@f{i}.txt\n"));
+        source = source.with(&format!("f{i}.txt"), "x");
+    }
+    source = source.with("a.md", &text);
+    let (loaded, warnings) = load(&source, "a.md");
+    assert_eq!(loaded.imports.len(), MAX_IMPORTS);
+    assert_eq!(loaded.bytes, text.len() as u64 + MAX_IMPORTS as u64);
+    assert_eq!(
+        warnings,
+        ["a.md: more than 1000 imports; only the first 1000 are followed"]
+    );
+}

@@ -1,0 +1,263 @@
+//! Document budgets (SPEC §8) through `measure`, `limits` and `baseline`: the fixtures of
+//! `fixtures/docs/` against `expected.tsv`, the JSON, text and TSV fields, and bad input.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use common::{principles, Scenario};
+use structgate::measure::{measure_tree, Options};
+use structgate::model::FileOutcome;
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/docs")
+}
+
+/// The rows of one outcome, in the format of `fixtures/docs/expected.tsv`.
+fn rows_of(outcome: &FileOutcome) -> Vec<String> {
+    let FileOutcome::Measured(m) = outcome else {
+        return vec![format!("{}\tnot measured\t{outcome:?}", outcome.path())];
+    };
+    let loaded = m.loaded.clone().unwrap_or_default();
+    let imports = match loaded.imports.join(",") {
+        list if list.is_empty() => "-".to_string(),
+        list => list,
+    };
+    let mut rows = vec![format!(
+        "{}\tdocument\t{}\t{}\t{}\t{imports}",
+        m.path, m.lines, m.bytes, loaded.bytes
+    )];
+    rows.extend(
+        m.warnings
+            .iter()
+            .map(|w| format!("{}\twarning\t{w}", m.path)),
+    );
+    rows
+}
+
+#[test]
+fn every_document_fixture_measures_as_expected() {
+    let text = std::fs::read_to_string(fixtures().join("expected.tsv")).unwrap();
+    let expected: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .collect();
+    let outcomes = measure_tree(&fixtures(), &[String::new()], &Options::default()).unwrap();
+    let actual: Vec<String> = outcomes.iter().flat_map(rows_of).collect();
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn crlf_and_lf_copies_measure_the_same() {
+    let lf = std::fs::read(fixtures().join("guide.md")).unwrap();
+    let crlf = std::fs::read(fixtures().join("guide-crlf.md")).unwrap();
+    assert_eq!(crlf.len(), lf.len() + 19, "the CRLF fixture lost its CRs");
+    let targets = ["guide.md".to_string(), "guide-crlf.md".to_string()];
+    let outcomes = measure_tree(&fixtures(), &targets, &Options::default()).unwrap();
+    let [FileOutcome::Measured(a), FileOutcome::Measured(b)] = &outcomes[..] else {
+        panic!("{outcomes:?}");
+    };
+    assert_eq!((a.lines, a.bytes, &a.loaded), (b.lines, b.bytes, &b.loaded));
+    assert_eq!(a.bytes, 367);
+}
+
+/// A repository with a `docs` context limiting document bytes, and a code file.
+fn docs_repo(limits: &str) -> Scenario {
+    let s = Scenario::git();
+    s.write(
+        "docs/context.yaml",
+        "meta:\n  name: docs\n  workdir: docs\n",
+    );
+    s.write("docs/principles.md", &principles(limits));
+    s.write(
+        "docs/guide.md",
+        "# Guide\r\n\r\nRead @shared.md and `@code.md`.\r\n",
+    );
+    s.write("docs/shared.md", "Shared rules.\n");
+    s.write("docs/code.md", "never loaded\n");
+    s
+}
+
+#[test]
+fn json_gives_bytes_loaded_bytes_and_imports() {
+    let s = docs_repo("file_bytes: 100\n");
+    s.write("src/lib.rs", "fn f() {}\r\n");
+    let run = s.run(&["measure", "--format", "json", "docs/guide.md", "src"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(
+        v["files"],
+        serde_json::json!([
+            {"path": "docs/guide.md", "language": "markdown", "lines": 3, "types": 0,
+             "bytes": 41, "loaded_bytes": 55, "imports": ["docs/shared.md"],
+             "context": "docs", "units": []},
+            {"path": "src/lib.rs", "language": "rust", "lines": 1, "types": 0, "bytes": 10,
+             "context": null,
+             "units": [{"name": "f", "kind": "function", "start_line": 1, "end_line": 1, "lines": 1}]},
+        ])
+    );
+}
+
+#[test]
+fn text_and_tsv_show_bytes_and_loaded_bytes() {
+    let s = docs_repo("file_bytes: 30\nloaded_bytes: 60\ntolerance_percent: 50\n");
+    let run = s.run(&["measure", "docs/guide.md", "docs/shared.md"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "docs/guide.md:1   file      guide.md   3 lines, 41 bytes, loads 55 bytes  file_bytes divergence (limit 30, band 45)\n\
+         docs/shared.md:1  file      shared.md  1 lines, 14 bytes, loads 14 bytes  ok\n\
+         measured 2 file(s): 0 function(s), 0 type(s); 0 excess(es) past the band, 1 divergence(s) within tolerance, 0 tolerated by the baseline\n"
+    );
+    let run = s.run(&["measure", "--format", "tsv", "docs/guide.md"]);
+    assert_eq!(
+        run.stdout,
+        "path\tunit\tmetric\tvalue\tstart_line\tend_line\tstatus\n\
+         docs/guide.md\tguide.md\tfile_bytes\t41\t1\t3\tdivergence\n\
+         docs/guide.md\tguide.md\tloaded_bytes\t55\t1\t3\tok\n"
+    );
+}
+
+#[test]
+fn a_context_with_only_code_limits_judges_no_markdown() {
+    let s = docs_repo("function_lines: 1\nfile_lines: 1\n");
+    let run = s.run(&["measure", "--check", "docs"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout.contains(
+            "docs/guide.md:1       file      guide.md       3 lines, 41 bytes, loads 55 bytes\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(run
+        .stdout
+        .ends_with("measured 4 file(s): 0 function(s), 0 type(s)\n"));
+}
+
+#[test]
+fn measure_check_fails_a_document_past_its_band() {
+    let s = docs_repo("loaded_bytes: 50\n");
+    let run = s.run(&["measure", "--check", "--format", "tsv", "docs/guide.md"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stdout
+            .ends_with("docs/guide.md\tguide.md\tloaded_bytes\t55\t1\t3\texcess\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn imports_not_followed_are_warned_by_measure() {
+    let s = docs_repo("file_bytes: 100\n");
+    s.write("docs/bad.md", "x\n\n@../../up.md and @sub/\n");
+    std::fs::create_dir_all(s.abs("docs/sub")).unwrap();
+    let run = s.run(&["measure", "docs/bad.md"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "warning: docs/bad.md: import \"@../../up.md\" at docs/bad.md:3 not followed: it leaves the repository\n\
+         warning: docs/bad.md: import \"@sub/\" at docs/bad.md:3 not followed: names a directory\n"
+    );
+}
+
+#[test]
+fn limits_lists_the_byte_keys() {
+    let s = docs_repo("file_bytes: 32768\nloaded_bytes: 65536\n");
+    let run = s.run(&["limits"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout.contains(
+            "  file_bytes         32768  band  32768  from ## Limits\n\
+             \x20 loaded_bytes       65536  band  65536  from ## Limits\n"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn baseline_pins_todays_large_documents_and_a_new_one_must_fit() {
+    let s = docs_repo("file_bytes: 32768\n");
+    s.write("docs/huge.md", &"word ".repeat(8000)); // 40000 bytes
+    let run = s.run(&["baseline", "init"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        s.read("docs/structure-baseline.tsv"),
+        "# path\tunit\tmetric\tvalue — units over their Limits when measured, each tolerated up to its value\n\
+         # measured with: file_bytes=32768 tolerance_percent=0\n\
+         # owned:\tdocs\n\
+         docs/huge.md\thuge.md\tfile_bytes\t40000\n"
+    );
+    s.write("docs/new.md", &"word ".repeat(7000)); // 35000 bytes
+    let run = s.run(&["measure", "--check", "docs"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stdout.contains(
+        "docs/new.md:1         file      new.md         1 lines, 35000 bytes, loads 35000 bytes  excess: file_bytes 35000 > 32768 (band 32768)\n"
+    ), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(
+            "loads 40000 bytes  file_bytes tolerated (limit 32768, band 32768, baseline 40000)\n"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_ten_megabyte_document_is_skipped_or_measured_promptly() {
+    let s = docs_repo("file_bytes: 100\n");
+    let line =
+        "Some prose with (@shared.md) and `@code.md` and name@example.com. **bold** [x](y)\n";
+    let body = line.repeat(10 * 1024 * 1024 / line.len() + 1);
+    s.write("docs/big.md", &body);
+    let run = s.run(&["measure", "docs/big.md"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        format!(
+            "measured 0 file(s): 0 function(s), 0 type(s); 1 skipped\n\
+             skipped docs/big.md: larger than --max-file-size ({} > 4194304 bytes)\n",
+            body.len()
+        )
+    );
+    let started = Instant::now();
+    let run = s.run(&[
+        "measure",
+        "--max-file-size",
+        "20000000",
+        "--format",
+        "json",
+        "docs/big.md",
+    ]);
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let file = &v["files"][0];
+    assert_eq!(file["bytes"], body.len());
+    assert_eq!(file["loaded_bytes"], body.len() + 14);
+    assert_eq!(file["imports"], serde_json::json!(["docs/shared.md"]));
+}
+
+#[test]
+fn generated_documents_are_left_out_but_test_paths_are_not() {
+    let s = docs_repo("file_bytes: 10\n");
+    s.write(
+        "docs/gen.md",
+        "<!-- @generated by a tool -->\nlong long long\n",
+    );
+    s.write("docs/tests/notes.md", "long long long\n");
+    let run = s.run(&["measure", "--format", "tsv", "docs/gen.md", "docs/tests"]);
+    assert_eq!(
+        run.stdout,
+        "path\tunit\tmetric\tvalue\tstart_line\tend_line\tstatus\n\
+         docs/tests/notes.md\tnotes.md\tfile_bytes\t15\t1\t1\texcess\n\
+         docs/tests/notes.md\tnotes.md\tloaded_bytes\t15\t1\t1\t-\n"
+    );
+}

@@ -1,0 +1,217 @@
+//! `structgate gate` on document budgets (SPEC §8): a document is judged for
+//! `loaded_bytes` when a file it imports eagerly changed, and moving prose into an
+//! imported file does not shrink what it loads.
+
+mod common;
+
+use common::{principles, Scenario};
+
+fn gate(s: &Scenario, extra: &[&str]) -> common::Run {
+    let mut args = vec!["gate"];
+    args.extend_from_slice(extra);
+    s.run(&args)
+}
+
+fn lines_after_base(out: &str) -> Vec<&str> {
+    out.lines().filter(|l| !l.starts_with("base ")).collect()
+}
+
+/// `main` holds a `docs` context (owning `docs/`) with `limits`, its baseline from
+/// `baseline init`, and `files`; HEAD is a new branch `feature`.
+fn repo(limits: &str, files: &[(&str, &str)]) -> Scenario {
+    let s = Scenario::git();
+    s.write(
+        "docs/context.yaml",
+        "meta:\n  name: docs\n  workdir: docs\n",
+    );
+    s.write("docs/principles.md", &principles(limits));
+    for (path, text) in files {
+        s.write(path, text);
+    }
+    let init = s.run(&["baseline", "init"]);
+    assert_eq!(init.code, 0, "{init:?}");
+    s.commit("base");
+    s.git_ok(&["checkout", "-q", "-b", "feature"]);
+    s
+}
+
+/// guide.md (36 bytes) loads shared/rules.md (34), which loads shared/tone.md (9): 79.
+fn chain() -> Scenario {
+    repo(
+        "loaded_bytes: 100\n",
+        &[
+            ("docs/guide.md", "# Guide\n\nFollow @../shared/rules.md\n"),
+            (
+                "shared/rules.md",
+                "Rules. The tone: (@tone.md).\n\n\n\n\n\n",
+            ),
+            ("shared/tone.md", "Be kind.\n"),
+        ],
+    )
+}
+
+#[test]
+fn growing_an_imported_file_fails_the_document_that_loads_it() {
+    let s = chain();
+    s.write("shared/tone.md", &format!("Be kind.\n{}\n", "x".repeat(30)));
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        lines_after_base(&run.stdout),
+        [
+            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
+            "docs/guide.md guide.md: loaded_bytes 110 > 100 (band 100) (imports changed: shared/tone.md)",
+        ]
+    );
+    assert_eq!(run.stderr, "");
+    let run = gate(&s, &["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(
+        v["excesses"],
+        serde_json::json!([{
+            "path": "docs/guide.md", "unit": "guide.md", "metric": "loaded_bytes",
+            "value": 110, "limit": 100, "band": 100, "baseline": null,
+            "start_line": 1, "end_line": 3, "imports_changed": ["shared/tone.md"],
+        }])
+    );
+}
+
+#[test]
+fn an_import_that_still_fits_passes_and_unrelated_changes_judge_no_document() {
+    let s = chain();
+    s.write("shared/tone.md", "Be kind!\n");
+    s.write("shared/other.md", &"x".repeat(500));
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        lines_after_base(&run.stdout),
+        ["structure judged 1 file(s) in 1 context(s), within their Limits"]
+    );
+    s.git_ok(&["checkout", "-q", "shared/tone.md"]);
+    let run = gate(&s, &[]);
+    assert_eq!(
+        lines_after_base(&run.stdout),
+        ["structure judged 0 file(s) in 1 context(s), within their Limits"]
+    );
+}
+
+/// guide.md is 310 bytes at the base: past `file_bytes`/`loaded_bytes: 300`, pinned.
+fn pinned() -> Scenario {
+    let prose = format!("{}\n", "word ".repeat(60));
+    let s = repo(
+        "file_bytes: 300\nloaded_bytes: 300\n",
+        &[("docs/guide.md", &format!("# Guide\n\n{prose}"))],
+    );
+    assert!(s.read("docs/structure-baseline.tsv").ends_with(
+        "docs/guide.md\tguide.md\tfile_bytes\t310\ndocs/guide.md\tguide.md\tloaded_bytes\t310\n"
+    ));
+    s
+}
+
+#[test]
+fn moving_prose_into_an_eagerly_imported_file_still_fails() {
+    let s = pinned();
+    let kept = format!("{}\n", "word ".repeat(10));
+    s.write("docs/guide.md", &format!("# Guide\n\n@more.md\n\n{kept}"));
+    s.write("docs/more.md", &format!("{}\n", "word ".repeat(50)));
+    s.commit("split the guide");
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        lines_after_base(&run.stdout),
+        [
+            "structure judged 2 file(s) in 1 context(s): 1 excess(es) past the band",
+            "docs/guide.md guide.md: loaded_bytes 321 > 300 (band 300, baseline 310) (imports changed: docs/more.md)",
+        ]
+    );
+}
+
+#[test]
+fn moving_prose_behind_a_link_shrinks_what_a_document_loads() {
+    let s = pinned();
+    let kept = format!("{}\n", "word ".repeat(10));
+    s.write(
+        "docs/guide.md",
+        &format!("# Guide\n\nSee [more](more.md).\n\n{kept}"),
+    );
+    s.write("docs/more.md", &format!("{}\n", "word ".repeat(50)));
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        lines_after_base(&run.stdout),
+        ["structure judged 2 file(s) in 1 context(s), within their Limits"]
+    );
+}
+
+#[test]
+fn a_context_with_only_code_limits_judges_no_markdown_in_the_gate() {
+    let s = repo(
+        "function_lines: 10\n",
+        &[("docs/README.md", "# Docs\n"), ("docs/a.rs", "fn f() {}\n")],
+    );
+    s.write("docs/README.md", &"long ".repeat(1_000_000));
+    s.write("docs/gen.md", "<!-- @generated -->\n");
+    s.git_ok(&["mv", "docs/a.rs", "docs/b.rs"]);
+    s.git_ok(&["mv", "docs/README.md", "docs/INDEX.md"]);
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        lines_after_base(&run.stdout),
+        [
+            "structure judged 1 file(s) in 1 context(s), within their Limits",
+            "renamed docs/a.rs -> docs/b.rs: judged at the new path, with the baseline entries of docs/a.rs",
+        ]
+    );
+}
+
+#[test]
+fn a_new_document_must_fit_the_cap_and_bad_imports_are_warned() {
+    let s = pinned();
+    s.write(
+        "docs/new.md",
+        &format!("@/etc/passwd\n{}\n", "word ".repeat(70)),
+    );
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        lines_after_base(&run.stdout),
+        [
+            "structure judged 1 file(s) in 1 context(s): 2 excess(es) past the band",
+            "docs/new.md new.md: file_bytes 364 > 300 (band 300)",
+            "docs/new.md new.md: loaded_bytes 364 > 300 (band 300)",
+        ]
+    );
+    assert_eq!(
+        run.stderr,
+        "warning: docs/new.md: import \"@/etc/passwd\" at docs/new.md:1 not followed: an absolute path\n"
+    );
+}
+
+#[test]
+fn an_import_cycle_ends_and_both_documents_are_judged() {
+    let s = repo(
+        "loaded_bytes: 100\n",
+        &[
+            ("docs/a.md", "A loads @b.md\n"),
+            ("docs/b.md", "B loads @a.md\n"),
+        ],
+    );
+    s.write("docs/b.md", "B loads @a.md and @./a.md again\n");
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        lines_after_base(&run.stdout),
+        ["structure judged 2 file(s) in 1 context(s), within their Limits"]
+    );
+    s.write("docs/b.md", &format!("B loads @a.md\n{}\n", "x".repeat(80)));
+    let run = gate(&s, &[]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        lines_after_base(&run.stdout),
+        [
+            "structure judged 2 file(s) in 1 context(s): 2 excess(es) past the band",
+            "docs/a.md a.md: loaded_bytes 109 > 100 (band 100) (imports changed: docs/b.md)",
+            "docs/b.md b.md: loaded_bytes 109 > 100 (band 100)",
+        ]
+    );
+}
