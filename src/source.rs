@@ -20,6 +20,15 @@ pub trait FileSource: Sync {
     fn describe(&self) -> String;
 }
 
+/// One entry of a source's listing that is not a directory: a regular file, or a
+/// symbolic link (`link`), never followed. Directories are the entries' parents.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Entry {
+    /// Repository-relative path with `/`.
+    pub path: String,
+    pub link: bool,
+}
+
 /// The working tree of a repository (or a plain directory outside git).
 #[derive(Debug, Clone)]
 pub struct WorkTree {
