@@ -104,7 +104,10 @@ impl Known {
     /// included, that holds a contract.
     fn root_of<'d>(&self, dir: &'d str) -> Option<&'d str> {
         let chain = self_and_ancestors(dir);
-        chain.into_iter().rev().find(|d| self.effective(d).is_some())
+        chain
+            .into_iter()
+            .rev()
+            .find(|d| self.effective(d).is_some())
     }
 
     /// The state `dir` inherits: the root's default, passed down to `dir`'s parent.
@@ -181,7 +184,9 @@ impl Known {
                 );
                 out.push(finding(Class::NotAContract, detail));
             }
-            Readme::File { path, parsed } => file_findings(file_name(path), parsed, state, out, finding),
+            Readme::File { path, parsed } => {
+                file_findings(file_name(path), parsed, state, out, finding)
+            }
         }
     }
 }
@@ -200,7 +205,10 @@ fn file_findings(
             return;
         }
         Parsed::Invalid { line, detail } => {
-            out.push(finding(Class::InvalidContract, format!("{name}:{line}: {detail}")));
+            out.push(finding(
+                Class::InvalidContract,
+                format!("{name}:{line}: {detail}"),
+            ));
             return;
         }
         Parsed::Contract(contract) => contract,

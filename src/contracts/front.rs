@@ -71,8 +71,7 @@ fn metadata_block(text: &str) -> Option<Front> {
     let options = Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;
     let mut events = Parser::new_ext(text, options).into_offset_iter();
     let (first, range) = events.next()?;
-    if first != Event::Start(Tag::MetadataBlock(MetadataBlockKind::YamlStyle)) || range.start != 0
-    {
+    if first != Event::Start(Tag::MetadataBlock(MetadataBlockKind::YamlStyle)) || range.start != 0 {
         return None;
     }
     let mut yaml = String::new();

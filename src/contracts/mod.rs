@@ -87,7 +87,7 @@ impl Outcome {
 }
 
 /// The parent of a repository-relative path (`""` for a top-level name).
-pub(crate) fn parent(path: &str) -> &str {
+pub fn parent(path: &str) -> &str {
     path.rfind('/').map_or("", |i| &path[..i])
 }
 
@@ -106,7 +106,7 @@ pub(crate) fn display_dir(dir: &str) -> String {
 }
 
 /// `dir` itself and every directory above it, the repository root (`""`) last.
-pub(crate) fn self_and_ancestors(dir: &str) -> Vec<&str> {
+pub fn self_and_ancestors(dir: &str) -> Vec<&str> {
     let mut out = vec![dir];
     let mut at = dir;
     while !at.is_empty() {

@@ -18,7 +18,10 @@ pub enum Readme {
     /// A symbolic link: the path. Never followed, never a contract.
     Link(String),
     /// A regular file: the path and what its front matter makes of it.
-    File { path: String, parsed: Parsed },
+    File {
+        path: String,
+        parsed: Parsed,
+    },
 }
 
 /// A directory's README, and every file name it holds under the name when there are
@@ -98,7 +101,10 @@ pub fn parse(bytes: &[u8]) -> Parsed {
             2,
             "the front matter's first line is blank, so Markdown reads no front matter here",
         ),
-        Front::Unclosed => invalid(1, "the front matter opened here is never closed by a `---` line"),
+        Front::Unclosed => invalid(
+            1,
+            "the front matter opened here is never closed by a `---` line",
+        ),
         Front::TooLarge(size) => Parsed::Invalid {
             line: 1,
             detail: format!(

@@ -46,7 +46,10 @@ pub enum Parsed {
     /// follows the file's name: `has no front matter`.
     NotContract(String),
     /// Front matter that can't be a contract (`invalid-contract`), with its line.
-    Invalid { line: usize, detail: String },
+    Invalid {
+        line: usize,
+        detail: String,
+    },
     Contract(Contract),
 }
 
@@ -103,14 +106,23 @@ fn keys(text: &str, entries: &[FlatEntry]) -> Contract {
     let mut seen: Vec<&str> = Vec::new();
     for entry in entries {
         let line = file_line(entry.line);
-        let mut problem = |class, detail| contract.problems.push(Problem { class, line, detail });
+        let mut problem = |class, detail| {
+            contract.problems.push(Problem {
+                class,
+                line,
+                detail,
+            })
+        };
         let Shallow::Str(key) = &entry.key else {
             let detail = format!("key {} is not one of {KEYS}", entry.key);
             problem(Class::UnknownKey, detail);
             continue;
         };
         if seen.contains(&key.as_str()) {
-            problem(Class::InvalidContract, format!("`{key}` appears more than once"));
+            problem(
+                Class::InvalidContract,
+                format!("`{key}` appears more than once"),
+            );
             continue;
         }
         seen.push(key);

@@ -102,7 +102,10 @@ fn front_matter_is_absent_unless_the_first_line_is_three_dashes() {
 #[test]
 fn front_matter_that_never_closes_empty_or_blank_first_line() {
     assert_eq!(front_matter("---\nschema: context/v1\n"), Front::Unclosed);
-    assert_eq!(front_matter("---\nschema: context/v1\n----\n"), Front::Unclosed);
+    assert_eq!(
+        front_matter("---\nschema: context/v1\n----\n"),
+        Front::Unclosed
+    );
     assert_eq!(front_matter("---\n---\n# x\n"), Front::Empty);
     assert_eq!(
         front_matter("---\n\nschema: context/v1\n---\n"),
@@ -185,14 +188,20 @@ fn broken_front_matter_is_invalid_with_its_readme_line() {
         panic!("invalid expected");
     };
     assert_eq!(line, 4, "{detail}");
-    assert!(detail.starts_with("the front matter is not valid YAML: "), "{detail}");
+    assert!(
+        detail.starts_with("the front matter is not valid YAML: "),
+        "{detail}"
+    );
 }
 
 #[test]
 fn unclosed_blank_and_non_utf8_readmes_are_invalid() {
     assert_eq!(
         parse(b"---\nschema: context/v1\n# Title\n"),
-        invalid(1, "the front matter opened here is never closed by a `---` line")
+        invalid(
+            1,
+            "the front matter opened here is never closed by a `---` line"
+        )
     );
     assert_eq!(
         parse(b"---\n\nschema: context/v1\n---\n"),
@@ -223,7 +232,11 @@ fn a_billion_laughs_in_front_matter_is_read_without_expanding() {
     assert_eq!(c.problems.len(), 41);
     assert_eq!(
         c.problems[40],
-        problem(Class::InvalidContract, 43, "`children` must be a mapping, found a list")
+        problem(
+            Class::InvalidContract,
+            43,
+            "`children` must be a mapping, found a list"
+        )
     );
 }
 
@@ -239,7 +252,10 @@ fn an_alias_bomb_in_front_matter_is_refused_promptly() {
         panic!("refused expected: {parsed:?}");
     };
     assert_eq!(line, 4);
-    assert!(detail.ends_with("could expand it past 16 MiB; refusing to read it"), "{detail}");
+    assert!(
+        detail.ends_with("could expand it past 16 MiB; refusing to read it"),
+        "{detail}"
+    );
 }
 
 fn problem(class: Class, line: usize, detail: &str) -> Problem {
@@ -263,7 +279,11 @@ fn the_closed_key_list() {
     assert_eq!(
         c.problems,
         [
-            problem(Class::InvalidContract, 4, "`summary` must be a string, found 3"),
+            problem(
+                Class::InvalidContract,
+                4,
+                "`summary` must be a string, found 3"
+            ),
             problem(
                 Class::UnknownKey,
                 5,
@@ -309,8 +329,16 @@ fn children_require_contract_is_read_in_block_and_flow_style() {
     assert_eq!(
         wrong.problems,
         [
-            problem(Class::InvalidContract, 3, "`children` must be a mapping, found true"),
-            problem(Class::InvalidContract, 4, "`title` must be a string, found a list"),
+            problem(
+                Class::InvalidContract,
+                3,
+                "`children` must be a mapping, found true"
+            ),
+            problem(
+                Class::InvalidContract,
+                4,
+                "`title` must be a string, found a list"
+            ),
         ]
     );
 }
@@ -320,19 +348,27 @@ fn children_require_contract_is_read_in_block_and_flow_style() {
 #[test]
 fn directories_are_read_off_the_files_and_readmes_in_any_case() {
     let listing = Listing::new(
-        ["a/README.md", "a/readme.MD", "a/b/c/x.txt", "d/README.md/inner.txt"]
-            .iter()
-            .map(|p| Entry {
-                path: p.to_string(),
-                link: false,
-            }),
+        [
+            "a/README.md",
+            "a/readme.MD",
+            "a/b/c/x.txt",
+            "d/README.md/inner.txt",
+        ]
+        .iter()
+        .map(|p| Entry {
+            path: p.to_string(),
+            link: false,
+        }),
     );
     let dirs: Vec<&str> = listing.dirs().collect();
     assert_eq!(dirs, ["", "a", "a/b", "a/b/c", "d", "d/README.md"]);
     let a = listing.readmes("a");
     let names: Vec<&str> = a.files.iter().map(|e| e.path.as_str()).collect();
     assert_eq!(names, ["a/README.md", "a/readme.MD"]);
-    assert_eq!(listing.readmes("d").directory.as_deref(), Some("d/README.md"));
+    assert_eq!(
+        listing.readmes("d").directory.as_deref(),
+        Some("d/README.md")
+    );
     assert_eq!(listing.readmes("a/b"), listing::Readmes::default());
 }
 

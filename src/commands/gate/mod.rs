@@ -1,6 +1,7 @@
 //! `structgate gate` (SPEC §6): base → terms at the base → changed files → measured as
 //! the working tree holds them → the one judge → a report value.
 
+mod contracts;
 mod merge;
 mod sandbox;
 
@@ -67,6 +68,12 @@ pub struct GateReport {
     pub left_out: Vec<(String, String)>,
     pub renamed: Vec<(String, String)>,
     pub warnings: Vec<String>,
+    /// True when the changed files were judged by some context's Limits.
+    pub structure_judged: bool,
+    /// Directory contract findings in the directories the change touches (SPEC §9).
+    pub contract_findings: Vec<crate::contracts::Finding>,
+    /// How many touched directories lie in managed trees (summed over sandboxes).
+    pub contract_dirs: usize,
 }
 
 /// What one sandbox contributed.
@@ -83,6 +90,7 @@ pub(crate) struct Sandbox {
     left_out: Vec<(String, String)>,
     renamed: Vec<(String, String)>,
     warnings: Vec<String>,
+    contracts: crate::contracts::Outcome,
 }
 
 impl Sandbox {

@@ -28,7 +28,10 @@ fn lowering_an_existing_parent_on_the_branch_does_not_exempt_its_new_directory()
     let root = contract("");
     let parent = contract("title: Guides\n");
     let lowered = contract("title: Guides\nchildren:\n  require_contract: false\n");
-    let base = [("docs/README.md", root.as_str()), ("docs/guides/README.md", &parent)];
+    let base = [
+        ("docs/README.md", root.as_str()),
+        ("docs/guides/README.md", &parent),
+    ];
     let work = [
         ("docs/README.md", root.as_str()),
         ("docs/guides/README.md", &lowered),
@@ -59,7 +62,10 @@ fn a_raise_on_the_branch_waits_for_the_base() {
     let root = contract("children:\n  require_contract: false\n");
     let raised = contract("children:\n  require_contract: true\n");
     let base = [("docs/README.md", root.as_str()), ("docs/x.md", "x\n")];
-    let work = [("docs/README.md", raised.as_str()), ("docs/new/a.md", "x\n")];
+    let work = [
+        ("docs/README.md", raised.as_str()),
+        ("docs/new/a.md", "x\n"),
+    ];
     assert_eq!(
         against_base(&base, &work, &["docs", "docs/new"]),
         Vec::<String>::new()
@@ -101,11 +107,15 @@ fn a_tree_of_the_base_survives_a_broken_or_deleted_root() {
             "missing-contract docs/new: no README.md (governed by docs/README.md)",
         ]
     );
-    let broken = [("docs/README.md", "---\nschema: [\n---\n"), ("docs/a.md", "x\n")];
+    let broken = [
+        ("docs/README.md", "---\nschema: [\n---\n"),
+        ("docs/a.md", "x\n"),
+    ];
     let lines = against_base(&base, &broken, &["docs"]);
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(
-        lines[0].starts_with("invalid-contract docs: README.md:3: the front matter is not valid YAML"),
+        lines[0]
+            .starts_with("invalid-contract docs: README.md:3: the front matter is not valid YAML"),
         "{lines:?}"
     );
 }

@@ -31,10 +31,7 @@ fn missing_contract() {
 
 #[test]
 fn not_a_contract() {
-    let files = [
-        root_with(""),
-        ("docs/api/README.md", "# API\n".to_string()),
-    ];
+    let files = [root_with(""), ("docs/api/README.md", "# API\n".to_string())];
     assert_eq!(
         check_files(&files),
         ["not-a-contract docs/api: README.md has no front matter (governed by docs/README.md)"]
@@ -45,7 +42,10 @@ fn not_a_contract() {
 fn invalid_contract() {
     let files = [
         root_with(""),
-        ("docs/api/Readme.md", "---\nschema: context/v2\n---\n".to_string()),
+        (
+            "docs/api/Readme.md",
+            "---\nschema: context/v2\n---\n".to_string(),
+        ),
     ];
     assert_eq!(
         check_files(&files),
@@ -107,8 +107,7 @@ fn duplicate_contract() {
             class: Class::DuplicateContract,
             contract: Some("docs/api/README.md".to_string()),
             governed_by: ROOT.to_string(),
-            detail: "2 files named README.md in any letter case: README.md, readme.md"
-                .to_string(),
+            detail: "2 files named README.md in any letter case: README.md, readme.md".to_string(),
         }]
     );
 }
@@ -137,8 +136,14 @@ fn false_above_true_below() {
 fn an_explicit_true_above_keeps_every_false_below_in_vain() {
     let files = [
         root_with("children:\n  require_contract: true\n"),
-        ("docs/a/README.md", contract("children:\n  require_contract: false\n")),
-        ("docs/a/b/README.md", contract("children: {require_contract: false}\n")),
+        (
+            "docs/a/README.md",
+            contract("children:\n  require_contract: false\n"),
+        ),
+        (
+            "docs/a/b/README.md",
+            contract("children: {require_contract: false}\n"),
+        ),
         ("docs/a/b/c/notes.md", "x\n".to_string()),
     ];
     assert_eq!(
@@ -159,8 +164,14 @@ fn an_explicit_true_above_keeps_every_false_below_in_vain() {
 fn a_raised_true_cannot_be_lowered_below_it() {
     let files = [
         root_with("children:\n  require_contract: false\n"),
-        ("docs/a/README.md", contract("children:\n  require_contract: true\n")),
-        ("docs/a/b/README.md", contract("children:\n  require_contract: false\n")),
+        (
+            "docs/a/README.md",
+            contract("children:\n  require_contract: true\n"),
+        ),
+        (
+            "docs/a/b/README.md",
+            contract("children:\n  require_contract: false\n"),
+        ),
         ("docs/a/b/c/notes.md", "x\n".to_string()),
     ];
     assert_eq!(
@@ -247,7 +258,10 @@ fn separate_trees_and_directories_outside_them() {
         .collect();
     assert_eq!(roots, [("a", 1, 1), ("b", 2, 1), ("c/d", 1, 1)]);
     let lines: Vec<String> = outcome.findings.iter().map(line).collect();
-    assert_eq!(lines, ["missing-contract b/x: no README.md (governed by b/README.md)"]);
+    assert_eq!(
+        lines,
+        ["missing-contract b/x: no README.md (governed by b/README.md)"]
+    );
 }
 
 #[test]
@@ -260,7 +274,10 @@ fn a_contract_at_the_repository_root_governs_everything() {
         check_files(&files),
         ["missing-contract src: no README.md (governed by README.md)"]
     );
-    let none = [("src/lib.rs", "\n".to_string()), ("README.md", "# x\n".to_string())];
+    let none = [
+        ("src/lib.rs", "\n".to_string()),
+        ("README.md", "# x\n".to_string()),
+    ];
     let outcome = outcome_with_links(&owned(&none), &[]);
     assert_eq!(outcome, Outcome::default());
 }
