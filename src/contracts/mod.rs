@@ -15,7 +15,7 @@ mod readme;
 mod schema;
 
 pub use check::{check, Side};
-pub use listing::{work_entries, Listing};
+pub use listing::{is_readme, work_entries, Listing};
 
 /// The six finding classes, in the order SPEC §9 lists them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -92,7 +92,7 @@ pub fn parent(path: &str) -> &str {
 }
 
 /// The last component of a path.
-pub(crate) fn file_name(path: &str) -> &str {
+pub fn file_name(path: &str) -> &str {
     path.rfind('/').map_or(path, |i| &path[i + 1..])
 }
 

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use crate::contracts::{self, Listing, Outcome, Side};
+use crate::contracts::{self, is_readme, Listing, Outcome, Side};
 use crate::git::{Change, ChangeKind, TreeSource};
 use crate::source::WorkTree;
 
@@ -21,9 +21,12 @@ pub(super) fn check(base: &TreeSource, workdir: &Path, changes: &[Change]) -> Re
     if changes.is_empty() {
         return Ok(Outcome::default());
     }
+    let at_base = Listing::new(base.entries()?);
+    if !changes.iter().any(|c| may_lie_in_a_tree(c, &at_base)) {
+        return Ok(Outcome::default());
+    }
     let work_tree = WorkTree::new(workdir);
     let work = Listing::new(contracts::work_entries(workdir)?);
-    let at_base = Listing::new(base.entries()?);
     let dirs = touched(changes, &work, &at_base);
     contracts::check(
         Side {
@@ -38,15 +41,33 @@ pub(super) fn check(base: &TreeSource, workdir: &Path, changes: &[Change]) -> Re
     )
 }
 
+/// The path a change names, and the old path of a rename.
+fn paths(change: &Change) -> impl Iterator<Item = &str> {
+    let from = match &change.kind {
+        ChangeKind::Renamed { from } => Some(from.as_str()),
+        _ => None,
+    };
+    std::iter::once(change.path.as_str()).chain(from)
+}
+
+/// False when a change can't lie in a managed tree: it is no README itself (a contract
+/// the branch adds or edits) and no directory above it holds a README at the base (an
+/// unchanged contract of the working tree is one at the base too). Saves listing the
+/// working tree in repositories without contracts.
+fn may_lie_in_a_tree(change: &Change, base: &Listing) -> bool {
+    paths(change).any(|path| {
+        let holder = contracts::parent(path);
+        let above = contracts::self_and_ancestors(holder);
+        is_readme(contracts::file_name(path))
+            || above.iter().any(|d| !base.readmes(d).files.is_empty())
+    })
+}
+
 /// The directories of the working tree that `changes` touch.
 fn touched(changes: &[Change], work: &Listing, base: &Listing) -> Vec<String> {
     let mut dirs = BTreeSet::new();
     for change in changes {
-        let from = match &change.kind {
-            ChangeKind::Renamed { from } => Some(from.as_str()),
-            _ => None,
-        };
-        for path in std::iter::once(change.path.as_str()).chain(from) {
+        for path in paths(change) {
             let holder = contracts::parent(path);
             dirs.insert(holder);
             let above = contracts::self_and_ancestors(holder).into_iter().skip(1);
