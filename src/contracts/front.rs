@@ -19,8 +19,9 @@ pub enum Front {
     BlankFirstLine,
     /// No closing line follows the opening `---`.
     Unclosed,
-    /// The front matter runs past what structgate reads; its size in bytes.
-    TooLarge(usize),
+    /// The front matter runs past what structgate reads (1 MiB) before it closes, if it
+    /// closes at all: the search for the closing line stops there.
+    TooLarge,
 }
 
 /// Reads the front matter at the start of `text` (a UTF-8 BOM is skipped).
@@ -36,6 +37,9 @@ pub fn front_matter(text: &str) -> Front {
     let mut end = first.len();
     let mut close = None;
     for line in lines {
+        if end - first.len() > MAX_YAML_BYTES {
+            return Front::TooLarge;
+        }
         if is_closing(line) {
             close = Some(end + line.len());
             break;
@@ -47,7 +51,7 @@ pub fn front_matter(text: &str) -> Front {
     };
     let size = end - first.len();
     if size > MAX_YAML_BYTES {
-        return Front::TooLarge(size);
+        return Front::TooLarge;
     }
     metadata_block(&text[..close]).unwrap_or(if size == 0 {
         Front::Empty

@@ -105,10 +105,10 @@ pub fn parse(bytes: &[u8]) -> Parsed {
             1,
             "the front matter opened here is never closed by a `---` line",
         ),
-        Front::TooLarge(size) => Parsed::Invalid {
+        Front::TooLarge => Parsed::Invalid {
             line: 1,
             detail: format!(
-                "the front matter is {size} bytes, larger than structgate reads ({} MiB)",
+                "the front matter opened here runs past {} MiB, more than structgate reads",
                 MAX_YAML_BYTES >> 20
             ),
         },
