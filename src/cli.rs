@@ -37,6 +37,8 @@ pub enum Command {
     Baseline(BaselineCommand),
     /// Judge what the branch changed since its merge-base, by the base's terms
     Gate(GateArgs),
+    /// Check that every directory of a managed tree carries a contract (README.md)
+    Contracts(ContractsArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -133,4 +135,14 @@ pub struct GateArgs {
     pub require_judged: bool,
     #[command(flatten)]
     pub size: SizeArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ContractsArgs {
+    /// Directories to check (default: the whole repository)
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }

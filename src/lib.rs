@@ -6,6 +6,7 @@ pub mod baseline;
 pub mod cli;
 pub mod commands;
 pub mod context;
+pub mod contracts;
 pub mod git;
 pub mod judge;
 pub mod lang;
@@ -52,6 +53,7 @@ pub fn run(cli: cli::Cli) -> Result<Exit> {
             run_baseline(cwd, args, commands::baseline::Mode::Refresh)
         }
         Command::Gate(args) => run_gate(cwd, args),
+        Command::Contracts(args) => run_contracts(cwd, args),
     }
 }
 
@@ -145,5 +147,22 @@ fn run_gate(cwd: PathBuf, args: cli::GateArgs) -> Result<Exit> {
         GateStatus::Failed => Exit::Findings,
         GateStatus::NotJudged if args.require_judged => Exit::Findings,
         _ => Exit::Pass,
+    })
+}
+
+fn run_contracts(cwd: PathBuf, args: cli::ContractsArgs) -> Result<Exit> {
+    let request = commands::contracts::Request {
+        cwd,
+        paths: args.paths,
+    };
+    let outcome = commands::contracts::run(&request)?;
+    report::print(&match args.format {
+        Format::Text => report::contracts::text(&outcome),
+        Format::Json => report::contracts::json(&outcome),
+    })?;
+    Ok(if outcome.findings.is_empty() {
+        Exit::Pass
+    } else {
+        Exit::Findings
     })
 }

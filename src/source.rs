@@ -47,6 +47,15 @@ pub enum Entry {
     Missing,
 }
 
+/// One entry of a source's listing that is not a directory: a regular file, or a
+/// symbolic link (`link`), never followed. Directories are the entries' parents.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Listed {
+    /// Repository-relative path with `/`.
+    pub path: String,
+    pub link: bool,
+}
+
 /// The working tree of a repository (or a plain directory outside git).
 #[derive(Debug, Clone)]
 pub struct WorkTree {

@@ -2,6 +2,7 @@
 //! value; printing is left to `crate::report`.
 
 pub mod baseline;
+pub mod contracts;
 pub mod gate;
 pub mod limits;
 pub mod measure;

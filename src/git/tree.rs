@@ -8,7 +8,7 @@ use gix::bstr::ByteSlice as _;
 use gix::ObjectId;
 
 use super::Explain as _;
-use crate::source::FileSource;
+use crate::source::{FileSource, Listed};
 
 /// The regular files of one commit's tree. Symbolic links, submodules and directories are
 /// not files here (`read` gives `None`, `find_named` leaves them out).
@@ -62,6 +62,32 @@ impl TreeSource {
         }
         files.sort();
         Ok(files)
+    }
+
+    /// Every regular file and symbolic link of the tree, sorted by path (submodules and
+    /// directories are not entries). Directory contracts (SPEC §9) list a tree with it.
+    pub fn entries(&self) -> Result<Vec<Listed>> {
+        let repo = self.repo.to_thread_local();
+        let listed = repo
+            .find_tree(self.tree)
+            .and_then(|tree| tree.traverse().breadthfirst.files())
+            .explain(|| format!("listing the files of commit {}", self.commit))?;
+        let mut entries = Vec::new();
+        for entry in listed.into_iter().filter(|e| e.mode.is_blob_or_symlink()) {
+            let path = entry.filepath.to_str().map_err(|_| {
+                anyhow::anyhow!(
+                    "path {} in commit {} is not valid UTF-8",
+                    entry.filepath,
+                    self.commit
+                )
+            })?;
+            entries.push(Listed {
+                path: path.to_string(),
+                link: entry.mode.is_link(),
+            });
+        }
+        entries.sort();
+        Ok(entries)
     }
 }
 

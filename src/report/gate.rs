@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use serde_json::json;
 
 use crate::commands::gate::{GateReport, GateStatus};
-use crate::report::{count, finding_detail, finding_json};
+use crate::report::{contracts, count, finding_detail, finding_json};
 
 fn finding_line(report: &GateReport, f: &crate::judge::Finding) -> String {
     format!(
@@ -70,6 +70,10 @@ fn headline(report: &GateReport) -> String {
         GateStatus::Passed => {
             format!("structure judged {files} in {contexts}, within their Limits")
         }
+        GateStatus::Failed if report.excesses.is_empty() && report.structure_judged => {
+            format!("structure judged {files} in {contexts}, within their Limits")
+        }
+        GateStatus::Failed if report.excesses.is_empty() => String::new(),
         GateStatus::Failed => format!(
             "structure judged {files} in {contexts}: {} past the band",
             count(report.excesses.len(), "excess")
@@ -102,6 +106,7 @@ pub fn text(report: &GateReport) -> String {
             judged.join(", ")
         );
     }
+    contract_lines(report, &mut out);
     if !report.divergences.is_empty() {
         out.push_str("Structure within tolerance:\n");
         for f in &report.divergences {
@@ -121,6 +126,23 @@ pub fn text(report: &GateReport) -> String {
         let _ = writeln!(out, "left out {path}: {reason}");
     }
     out
+}
+
+/// The directory contracts of the touched directories (SPEC §9): a headline when any
+/// touched directory lies in a managed tree, then one line per finding.
+fn contract_lines(report: &GateReport, out: &mut String) {
+    if report.contract_dirs == 0 && report.contract_findings.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "contracts checked {} directory(ies) in managed trees: {}",
+        report.contract_dirs,
+        count(report.contract_findings.len(), "finding")
+    );
+    for f in &report.contract_findings {
+        let _ = writeln!(out, "{}", contracts::finding_line(f));
+    }
 }
 
 fn pairs(list: &[(String, String)], a: &str, b: &str) -> Vec<serde_json::Value> {
@@ -152,7 +174,11 @@ pub fn json(report: &GateReport) -> String {
         "skipped": pairs(&report.skipped, "path", "reason"),
         "left_out": pairs(&report.left_out, "path", "reason"),
         "renamed": pairs(&report.renamed, "from", "to"),
-        "contract_findings": [],
+        "contract_findings": report
+            .contract_findings
+            .iter()
+            .map(contracts::finding_json)
+            .collect::<Vec<_>>(),
     }))
 }
 
@@ -173,6 +199,12 @@ pub fn pr_summary(report: &GateReport) -> String {
         out.push_str("\n### Structure past the band\n\n");
         for f in &report.excesses {
             out.push_str(&line(f));
+        }
+    }
+    if !report.contract_findings.is_empty() {
+        out.push_str("\n### Directory contracts\n\n");
+        for f in &report.contract_findings {
+            let _ = writeln!(out, "- {}", contracts::finding_line(f));
         }
     }
     out

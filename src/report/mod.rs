@@ -2,6 +2,7 @@
 //! here as text, JSON or TSV.
 
 pub mod baseline;
+pub mod contracts;
 pub mod gate;
 pub mod limits;
 pub mod measure;

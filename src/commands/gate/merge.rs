@@ -26,6 +26,9 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         renamed: Vec::new(),
         warnings: Vec::new(),
         imports_changed: Vec::new(),
+        structure_judged: ran,
+        contract_findings: Vec::new(),
+        contract_dirs: 0,
     };
     let mut worst: BTreeMap<Key, Finding> = BTreeMap::new();
     let mut judged = BTreeSet::new();
@@ -41,6 +44,8 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         report.renamed.extend(sb.renamed);
         report.warnings.extend(sb.warnings);
         report.imports_changed.extend(sb.imports_changed);
+        report.contract_dirs += sb.contracts.directories();
+        report.contract_findings.extend(sb.contracts.findings);
     }
     tidy(&mut report);
     report.judged_files = judged.len();
@@ -50,12 +55,18 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
             _ => report.divergences.push(f),
         }
     }
-    report.status = match (report.excesses.is_empty(), ran) {
+    report.status = status(&report, ran);
+    report
+}
+
+/// Failed on an excess or a contract finding; else passed when the structure was judged.
+fn status(report: &GateReport, ran: bool) -> GateStatus {
+    let clean = report.excesses.is_empty() && report.contract_findings.is_empty();
+    match (clean, ran) {
         (false, _) => GateStatus::Failed,
         (true, true) => GateStatus::Passed,
         (true, false) => GateStatus::NotJudged,
-    };
-    report
+    }
 }
 
 fn keep_worse(worst: &mut BTreeMap<Key, Finding>, f: Finding) {
@@ -87,6 +98,8 @@ fn tidy(report: &mut GateReport) {
         .into_iter()
         .map(|(doc, changed)| (doc, changed.into_iter().collect()))
         .collect();
+    report.contract_findings.sort();
+    report.contract_findings.dedup();
 }
 
 fn merge_contexts(into: &mut Vec<ContextState>, from: Vec<ContextState>) {

@@ -1,6 +1,7 @@
 //! `structgate gate` (SPEC §6): base → terms at the base → changed files → measured as
 //! the working tree holds them → the one judge → a report value.
 
+mod contracts;
 mod docs;
 mod merge;
 mod sandbox;
@@ -71,6 +72,12 @@ pub struct GateReport {
     /// Markdown documents judged while files they import eagerly changed, each with the
     /// changed files it reaches, sorted (SPEC §8).
     pub imports_changed: Vec<(String, Vec<String>)>,
+    /// True when the changed files were judged by some context's Limits.
+    pub structure_judged: bool,
+    /// Directory contract findings in the directories the change touches (SPEC §9).
+    pub contract_findings: Vec<crate::contracts::Finding>,
+    /// How many touched directories lie in managed trees (summed over sandboxes).
+    pub contract_dirs: usize,
 }
 
 /// What one sandbox contributed.
@@ -88,6 +95,7 @@ pub(crate) struct Sandbox {
     renamed: Vec<(String, String)>,
     warnings: Vec<String>,
     imports_changed: Vec<(String, Vec<String>)>,
+    contracts: crate::contracts::Outcome,
 }
 
 impl Sandbox {

@@ -34,23 +34,20 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
         warnings: terms_warnings(&terms),
         ..Sandbox::default()
     };
-    if !terms.contexts.iter().any(ContextTerms::judged) {
+    let judged = terms.contexts.iter().any(ContextTerms::judged);
+    if !judged {
         sandbox.not_judged.push(NotJudged {
             reason: "no context with Limits and a baseline at the merge-base".to_string(),
             detail: format!("base {base}"),
         });
+    }
+    let Some(changes) = list_changes(&repo, &base, &mut sandbox) else {
+        return Ok(sandbox);
+    };
+    sandbox.contracts = super::contracts::check(&tree, &workdir, &changes)?;
+    if !judged {
         return Ok(sandbox);
     }
-    let changes = match repo.changes(&base) {
-        Ok(changes) => changes,
-        Err(e) => {
-            sandbox.not_judged.push(NotJudged {
-                reason: "git couldn't list the changed files".to_string(),
-                detail: format!("{e:#}"),
-            });
-            return Ok(sandbox);
-        }
-    };
     sandbox.ran = true;
     let work = WorkTree::new(workdir);
     let judging = Judging::new(&terms, &tree, &work, request.options, &changes);
@@ -59,6 +56,20 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
     }
     docs::judge_importers(&judging, &mut sandbox)?;
     Ok(sandbox)
+}
+
+/// The files changed since `base`, or `None` after noting that git couldn't list them.
+fn list_changes(repo: &Repo, base: &str, sandbox: &mut Sandbox) -> Option<Vec<Change>> {
+    match repo.changes(base) {
+        Ok(changes) => Some(changes),
+        Err(e) => {
+            sandbox.not_judged.push(NotJudged {
+                reason: "git couldn't list the changed files".to_string(),
+                detail: format!("{e:#}"),
+            });
+            None
+        }
+    }
 }
 
 /// The base commit and how it was found, or the not-judged sandbox that says why not.

@@ -1,0 +1,100 @@
+//! Which directories a source holds and which of them hold a `README.md` (any letter
+//! case). A directory counts when it holds, at any depth, a file git doesn't ignore:
+//! directories are read off the files' paths, so empty and ignored directories are not
+//! there, and neither is `.git` nor a nested repository (a submodule's working tree).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use anyhow::{Context as _, Result};
+
+use super::{file_name, parent};
+use crate::source::Listed;
+
+/// The README.md entries of one directory.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Readmes {
+    /// Regular files and symbolic links named `README.md` in any letter case, sorted.
+    pub files: Vec<Listed>,
+    /// A subdirectory named `README.md` in any letter case (not a file, not a contract).
+    pub directory: Option<String>,
+}
+
+/// The directories of one source (the working tree or a commit) with their READMEs.
+#[derive(Debug, Clone, Default)]
+pub struct Listing {
+    dirs: BTreeSet<String>,
+    readmes: BTreeMap<String, Readmes>,
+}
+
+/// True for `README.md` in any letter case.
+pub fn is_readme(name: &str) -> bool {
+    name.eq_ignore_ascii_case("README.md")
+}
+
+impl Listing {
+    /// The listing of a source's files and links.
+    pub fn new(entries: impl IntoIterator<Item = Listed>) -> Listing {
+        let mut listing = Listing::default();
+        for entry in entries {
+            let mut dir = parent(&entry.path).to_string();
+            if is_readme(file_name(&entry.path)) {
+                let files = &mut listing.readmes.entry(dir.clone()).or_default().files;
+                files.push(entry.clone());
+                files.sort();
+            }
+            while listing.dirs.insert(dir.clone()) && !dir.is_empty() {
+                if is_readme(file_name(&dir)) {
+                    let up = parent(&dir).to_string();
+                    listing.readmes.entry(up).or_default().directory = Some(dir.clone());
+                }
+                dir = parent(&dir).to_string();
+            }
+        }
+        listing
+    }
+
+    /// True when `dir` holds, at any depth, at least one file.
+    pub fn has_dir(&self, dir: &str) -> bool {
+        self.dirs.contains(dir)
+    }
+
+    /// Every directory, sorted (`""` is the root).
+    pub fn dirs(&self) -> impl Iterator<Item = &str> {
+        self.dirs.iter().map(String::as_str)
+    }
+
+    /// The README.md entries of `dir` (none when it holds none).
+    pub fn readmes(&self, dir: &str) -> Readmes {
+        self.readmes.get(dir).cloned().unwrap_or_default()
+    }
+}
+
+/// The files and links of the working tree at `root` that git doesn't ignore, sorted.
+/// Links are listed, never followed; a directory holding `.git` below the root (a nested
+/// repository) is left out with everything in it.
+pub fn work_entries(root: &Path) -> Result<Vec<Listed>> {
+    let mut entries = Vec::new();
+    let mut nested = Vec::new();
+    for entry in crate::walk::builder(root).build() {
+        let entry = entry.with_context(|| format!("listing {}", root.display()))?;
+        let Some(kind) = entry.file_type() else {
+            continue;
+        };
+        if entry.depth() == 0 {
+            continue;
+        }
+        let path = crate::walk::rel_path(root, entry.path())?;
+        if kind.is_dir() {
+            if entry.path().join(".git").symlink_metadata().is_ok() {
+                nested.push(path);
+            }
+            continue;
+        }
+        let link = kind.is_symlink();
+        entries.push(Listed { path, link });
+    }
+    entries.retain(|e| !nested.iter().any(|n| super::is_within(&e.path, n)));
+    entries.sort();
+    Ok(entries)
+}

@@ -1,0 +1,127 @@
+//! Directory contracts (SPEC §9), a reader beside the pipeline: every directory of a
+//! managed tree carries a `README.md` whose front matter holds `schema: context/v1`.
+//!
+//! Readers work over a [`FileSource`](crate::source::FileSource) plus its listing, so the
+//! same code reads the working tree (`structgate contracts`) and, for the gate, the
+//! base commit's tree (obligations come from the base's contracts). `front` finds the
+//! front matter (pulldown-cmark), `schema` validates it (YAML through `crate::yaml`),
+//! `listing` lists directories, `readme` reads one directory's README, and `check`
+//! applies the obligation and narrowing-only rules.
+
+mod check;
+mod front;
+mod listing;
+mod readme;
+mod schema;
+
+pub use check::{check, Side};
+pub use listing::{is_readme, work_entries, Listing};
+
+/// The six finding classes, in the order SPEC §9 lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Class {
+    MissingContract,
+    NotAContract,
+    InvalidContract,
+    UnknownKey,
+    IllegalOverride,
+    DuplicateContract,
+}
+
+impl Class {
+    /// The stable kebab-case code reports print.
+    pub fn key(self) -> &'static str {
+        match self {
+            Class::MissingContract => "missing-contract",
+            Class::NotAContract => "not-a-contract",
+            Class::InvalidContract => "invalid-contract",
+            Class::UnknownKey => "unknown-key",
+            Class::IllegalOverride => "illegal-override",
+            Class::DuplicateContract => "duplicate-contract",
+        }
+    }
+}
+
+/// One finding: a directory, its README (`None` when it has none), and the contract
+/// that imposed the obligation on it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Finding {
+    /// Repository-relative directory, `.` for the repository root.
+    pub directory: String,
+    pub class: Class,
+    /// The directory's `README.md` (as spelled on disk), `None` when it has none.
+    pub contract: Option<String>,
+    /// The nearest ancestor contract that declares `children.require_contract: true`,
+    /// the tree's root contract under the default (for the root: its own contract), or,
+    /// for `illegal-override`, the contract whose explicit `true` is lowered.
+    pub governed_by: String,
+    pub detail: String,
+}
+
+/// One managed tree, counted over the directories that were checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeCount {
+    /// The root directory, `.` for the repository root.
+    pub root: String,
+    pub directories: usize,
+    pub contracts: usize,
+}
+
+/// What a check found: the trees the checked directories belong to (sorted by root),
+/// and the findings (sorted by directory, then class).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Outcome {
+    pub trees: Vec<TreeCount>,
+    pub findings: Vec<Finding>,
+}
+
+impl Outcome {
+    /// Directories checked inside managed trees.
+    pub fn directories(&self) -> usize {
+        self.trees.iter().map(|t| t.directories).sum()
+    }
+
+    pub fn contracts(&self) -> usize {
+        self.trees.iter().map(|t| t.contracts).sum()
+    }
+}
+
+/// The parent of a repository-relative path (`""` for a top-level name).
+pub fn parent(path: &str) -> &str {
+    path.rfind('/').map_or("", |i| &path[..i])
+}
+
+/// The last component of a path.
+pub fn file_name(path: &str) -> &str {
+    path.rfind('/').map_or(path, |i| &path[i + 1..])
+}
+
+/// A directory as reports show it: `.` for the repository root.
+pub(crate) fn display_dir(dir: &str) -> String {
+    if dir.is_empty() {
+        ".".to_string()
+    } else {
+        dir.to_string()
+    }
+}
+
+/// `dir` itself and every directory above it, the repository root (`""`) last.
+pub fn self_and_ancestors(dir: &str) -> Vec<&str> {
+    let mut out = vec![dir];
+    let mut at = dir;
+    while !at.is_empty() {
+        at = parent(at);
+        out.push(at);
+    }
+    out
+}
+
+/// True when `dir` is `top` or lies below it (`""` holds everything).
+pub fn is_within(dir: &str, top: &str) -> bool {
+    top.is_empty()
+        || dir == top
+        || (dir.len() > top.len() && dir.starts_with(top) && dir.as_bytes()[top.len()] == b'/')
+}
+
+#[cfg(test)]
+mod tests;
