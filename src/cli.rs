@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, ColorChoice, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -22,6 +22,18 @@ pub struct Cli {
     #[arg(short = 'C', global = true, value_name = "DIR")]
     pub dir: Option<PathBuf>,
 
+    /// Colour: auto (a terminal, NO_COLOR unset), always or never
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    /// Print nothing but errors; the exit code tells the result
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// Also say which files were judged or measured, and why others weren't (stderr)
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -37,6 +49,8 @@ pub enum Command {
     Baseline(BaselineCommand),
     /// Judge what the branch changed since its merge-base, by the base's terms
     Gate(GateArgs),
+    /// Print a shell completion script
+    Completions(CompletionsArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -45,6 +59,8 @@ pub enum BaselineCommand {
     Init(BaselineArgs),
     /// Tighten each baseline to what the code now measures
     Refresh(BaselineArgs),
+    /// Git merge driver: merge two branches' baselines entry by entry into OURS
+    Merge(MergeArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -52,6 +68,16 @@ pub enum MeasureFormat {
     Text,
     Json,
     Tsv,
+    Sarif,
+    Github,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GateFormat {
+    Text,
+    Json,
+    Sarif,
+    Github,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -123,8 +149,8 @@ pub struct GateArgs {
     #[arg(long, value_name = "REV")]
     pub start: Option<String>,
     /// Output format
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = GateFormat::Text)]
+    pub format: GateFormat,
     /// Also write a Markdown summary of divergences to FILE
     #[arg(long, value_name = "FILE")]
     pub pr_summary: Option<PathBuf>,
@@ -133,4 +159,27 @@ pub struct GateArgs {
     pub require_judged: bool,
     #[command(flatten)]
     pub size: SizeArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The common ancestor's version (git's %O)
+    #[arg(value_name = "BASE")]
+    pub base: PathBuf,
+    /// Our version, replaced by the merged result (git's %A)
+    #[arg(value_name = "OURS")]
+    pub ours: PathBuf,
+    /// Their version (git's %B)
+    #[arg(value_name = "THEIRS")]
+    pub theirs: PathBuf,
+    /// The baseline's path in the repository, for messages (git's %P)
+    #[arg(value_name = "PATH")]
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }

@@ -5,6 +5,7 @@ pub mod baseline;
 pub mod gate;
 pub mod limits;
 pub mod measure;
+pub mod merge_driver;
 
 use std::path::{Path, PathBuf};
 

@@ -25,6 +25,7 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         left_out: Vec::new(),
         renamed: Vec::new(),
         warnings: Vec::new(),
+        files: Vec::new(),
     };
     let mut worst: BTreeMap<Key, Finding> = BTreeMap::new();
     let mut judged = BTreeSet::new();
@@ -39,6 +40,7 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         report.left_out.extend(sb.left_out);
         report.renamed.extend(sb.renamed);
         report.warnings.extend(sb.warnings);
+        report.files.extend(sb.files);
     }
     tidy(&mut report);
     report.judged_files = judged.len();
@@ -71,6 +73,7 @@ fn tidy(report: &mut GateReport) {
         &mut report.skipped,
         &mut report.left_out,
         &mut report.renamed,
+        &mut report.files,
     ] {
         list.sort();
         list.dedup();

@@ -67,6 +67,9 @@ pub struct GateReport {
     pub left_out: Vec<(String, String)>,
     pub renamed: Vec<(String, String)>,
     pub warnings: Vec<String>,
+    /// Every changed file and what became of it, e.g. `judged (modified; context
+    /// inventory)` or `not judged: deleted` (for `--verbose`).
+    pub files: Vec<(String, String)>,
 }
 
 /// What one sandbox contributed.
@@ -83,6 +86,7 @@ pub(crate) struct Sandbox {
     left_out: Vec<(String, String)>,
     renamed: Vec<(String, String)>,
     warnings: Vec<String>,
+    files: Vec<(String, String)>,
 }
 
 impl Sandbox {

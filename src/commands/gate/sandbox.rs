@@ -102,20 +102,45 @@ fn find_base(
                 format!("--start {via}; no merge-base with any base tried"),
             )),
             BaseResolution::NotFound { tried } => {
-                let detail = within(format!("no merge-base of HEAD with {}", tried.join(", ")));
-                Err(Sandbox::not_judged(reason, detail))
+                let mut detail = format!("no merge-base of HEAD with {}", tried.join(", "));
+                if repo.is_shallow() {
+                    detail.push_str(&shallow_hint(&tried));
+                }
+                Err(Sandbox::not_judged(reason, within(detail)))
             }
         },
     )
 }
 
+/// Why the gate doesn't judge a context; `None` when it does.
+fn unjudged_reason(c: &ContextTerms) -> Option<&'static str> {
+    match (&c.limits, &c.baseline) {
+        (None, _) => Some("no Limits at the merge-base"),
+        (Some(_), None) => Some("no baseline at the merge-base"),
+        _ => None,
+    }
+}
+
+/// What to do about a base lost to a shallow clone (SPEC §6 "not judged is never
+/// silent"): the merge-base may lie beyond the history the clone holds.
+fn shallow_hint(tried: &[String]) -> String {
+    let branch = tried
+        .iter()
+        .filter_map(|rev| rev.strip_prefix("origin/"))
+        .find(|b| *b != "HEAD");
+    let fetch_base = match branch {
+        Some(b) => format!("`git fetch origin {b}`"),
+        None => "`git fetch origin BRANCH`".to_string(),
+    };
+    format!(
+        " in this shallow clone: fetch the full history (`git fetch --unshallow`; \
+         `fetch-depth: 0` in actions/checkout) and the base branch ({fetch_base})"
+    )
+}
+
 fn context_states(terms: &Terms) -> Vec<ContextState> {
     let state = |c: &ContextTerms| {
-        let reason = match (&c.limits, &c.baseline) {
-            (None, _) => Some("no Limits at the merge-base"),
-            (Some(_), None) => Some("no baseline at the merge-base"),
-            _ => None,
-        };
+        let reason = unjudged_reason(c);
         ContextState {
             name: c.context.name.clone(),
             judged: reason.is_none(),
@@ -134,24 +159,38 @@ struct Judging<'a> {
 }
 
 impl Judging<'_> {
-    /// Judges one changed file, if a judged context (at the base) owns it.
+    /// Judges one changed file and notes what became of it (for `--verbose`).
     fn change(&self, sb: &mut Sandbox, change: &Change) -> Result<()> {
+        let note = self.judge_change(sb, change)?;
+        sb.files.push((change.path.clone(), note));
+        Ok(())
+    }
+
+    /// Judges one changed file, if a judged context (at the base) owns it; says what
+    /// became of it.
+    fn judge_change(&self, sb: &mut Sandbox, change: &Change) -> Result<String> {
         let path = change.path.as_str();
-        let Some(owner) = self.terms.owner(path).filter(|c| c.judged()) else {
-            return Ok(());
+        let owner = match self.terms.owner(path) {
+            None => return Ok("not judged: no context owns it".to_string()),
+            Some(c) => match unjudged_reason(c) {
+                Some(why) => {
+                    return Ok(format!("not judged: context {} has {why}", c.context.name))
+                }
+                None => c,
+            },
         };
         let from = match &change.kind {
-            ChangeKind::Deleted => return Ok(()),
+            ChangeKind::Deleted => return Ok("not judged: deleted".to_string()),
             ChangeKind::Renamed { from } => Some(from.as_str()),
             ChangeKind::Added | ChangeKind::Modified => None,
             ChangeKind::Submodule => {
                 let reason = "submodule: not descended into, its changes are not judged";
                 sb.skipped.push((path.to_string(), reason.to_string()));
-                return Ok(());
+                return Ok(format!("not judged: skipped ({reason})"));
             }
         };
         if Language::of_path(path).is_none() {
-            return Ok(());
+            return Ok("not judged: not a C# or Rust file".to_string());
         }
         if let Some(from) = from {
             sb.renamed.push((from.to_string(), path.to_string()));
@@ -161,9 +200,9 @@ impl Judging<'_> {
             if is_new {
                 sb.left_out.push((path.to_string(), reason.to_string()));
             }
-            return Ok(());
+            return Ok(format!("not judged: left out ({reason})"));
         }
-        self.measure(sb, owner, path, from, is_new)
+        self.measure(sb, owner, path, from, &change.kind)
     }
 
     /// Measures a changed file as the working tree holds it and judges its values.
@@ -173,18 +212,18 @@ impl Judging<'_> {
         owner: &ContextTerms,
         path: &str,
         from: Option<&str>,
-        is_new: bool,
-    ) -> Result<()> {
+        kind: &ChangeKind,
+    ) -> Result<String> {
         let Some(bytes) = self.work.read(path)? else {
             let reason = "not a regular file (symbolic links are not followed)";
             sb.skipped.push((path.to_string(), reason.to_string()));
-            return Ok(());
+            return Ok(format!("not judged: skipped ({reason})"));
         };
         let options = Options {
             honour_generated_header: self.generated_at_base(from.unwrap_or(path))?,
             ..self.options
         };
-        match measure::measure_file(path, &bytes, &options) {
+        Ok(match measure::measure_file(path, &bytes, &options) {
             Some(FileOutcome::Measured(m)) => {
                 sb.judged.insert(path.to_string());
                 sb.warnings
@@ -192,16 +231,20 @@ impl Judging<'_> {
                 let judged = m.values().into_iter();
                 sb.findings
                     .extend(judged.filter_map(|v| judge_value(self.terms, owner, &v, from)));
+                judged_note(kind, &owner.context.name)
             }
             Some(FileOutcome::Skipped { reason, .. }) => {
                 sb.skipped.push((path.to_string(), reason.to_string()));
+                format!("not judged: skipped ({reason})")
             }
-            Some(FileOutcome::LeftOut { reason, .. }) if is_new => {
-                sb.left_out.push((path.to_string(), reason.to_string()));
+            Some(FileOutcome::LeftOut { reason, .. }) => {
+                if *kind != ChangeKind::Modified {
+                    sb.left_out.push((path.to_string(), reason.to_string()));
+                }
+                format!("not judged: left out ({reason})")
             }
-            Some(FileOutcome::LeftOut { .. }) | None => {}
-        }
-        Ok(())
+            None => "not judged: not a C# or Rust file".to_string(),
+        })
     }
 
     /// True when the file at the base carried a generated-code header (or was not there):
@@ -212,6 +255,16 @@ impl Judging<'_> {
             None => true,
         })
     }
+}
+
+/// `judged (modified; context inventory)`.
+fn judged_note(kind: &ChangeKind, context: &str) -> String {
+    let how = match kind {
+        ChangeKind::Added => "added".to_string(),
+        ChangeKind::Renamed { from } => format!("renamed from {from}"),
+        _ => "modified".to_string(),
+    };
+    format!("judged ({how}; context {context})")
 }
 
 /// Judges a value; a renamed file's units are tolerated by its old path's entries in the
