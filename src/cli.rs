@@ -50,7 +50,11 @@ pub enum Command {
     /// Judge what the branch changed since its merge-base, by the base's terms
     Gate(GateArgs),
     /// Print a shell completion script
-    Completions(CompletionsArgs),
+    Completions {
+        /// The shell to complete for
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -60,7 +64,20 @@ pub enum BaselineCommand {
     /// Tighten each baseline to what the code now measures
     Refresh(BaselineArgs),
     /// Git merge driver: merge two branches' baselines entry by entry into OURS
-    Merge(MergeArgs),
+    Merge {
+        /// The common ancestor's version (git's %O)
+        #[arg(value_name = "BASE")]
+        base: PathBuf,
+        /// Our version, replaced by the merged result (git's %A)
+        #[arg(value_name = "OURS")]
+        ours: PathBuf,
+        /// Their version (git's %B)
+        #[arg(value_name = "THEIRS")]
+        theirs: PathBuf,
+        /// The baseline's path in the repository, for messages (git's %P)
+        #[arg(value_name = "PATH")]
+        name: Option<String>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -159,27 +176,4 @@ pub struct GateArgs {
     pub require_judged: bool,
     #[command(flatten)]
     pub size: SizeArgs,
-}
-
-#[derive(Debug, Args)]
-pub struct MergeArgs {
-    /// The common ancestor's version (git's %O)
-    #[arg(value_name = "BASE")]
-    pub base: PathBuf,
-    /// Our version, replaced by the merged result (git's %A)
-    #[arg(value_name = "OURS")]
-    pub ours: PathBuf,
-    /// Their version (git's %B)
-    #[arg(value_name = "THEIRS")]
-    pub theirs: PathBuf,
-    /// The baseline's path in the repository, for messages (git's %P)
-    #[arg(value_name = "PATH")]
-    pub name: Option<String>,
-}
-
-#[derive(Debug, Args)]
-pub struct CompletionsArgs {
-    /// The shell to complete for
-    #[arg(value_enum)]
-    pub shell: clap_complete::Shell,
 }

@@ -54,9 +54,22 @@ pub fn run(cli: cli::Cli) -> Result<Exit> {
         Command::Baseline(BaselineCommand::Refresh(args)) => {
             run_baseline(cwd, args, commands::baseline::Mode::Refresh, con)
         }
-        Command::Baseline(BaselineCommand::Merge(args)) => run_merge(cwd, args, con),
+        Command::Baseline(BaselineCommand::Merge {
+            base,
+            ours,
+            theirs,
+            name,
+        }) => {
+            let request = commands::merge_driver::Request {
+                base: cwd.join(base),
+                ours: cwd.join(ours),
+                theirs: cwd.join(theirs),
+                name,
+            };
+            run_merge(&request, con)
+        }
         Command::Gate(args) => run_gate(cwd, args, con),
-        Command::Completions(args) => run_completions(args),
+        Command::Completions { shell } => run_completions(shell),
     }
 }
 
@@ -161,28 +174,17 @@ fn run_gate(cwd: PathBuf, args: cli::GateArgs, console: &Console) -> Result<Exit
     })
 }
 
-fn run_merge(cwd: PathBuf, args: cli::MergeArgs, console: &Console) -> Result<Exit> {
-    let request = commands::merge_driver::Request {
-        base: cwd.join(args.base),
-        ours: cwd.join(args.ours),
-        theirs: cwd.join(args.theirs),
-        name: args.name,
-    };
-    let rep = commands::merge_driver::run(&request)?;
+fn run_merge(request: &commands::merge_driver::Request, console: &Console) -> Result<Exit> {
+    let rep = commands::merge_driver::run(request)?;
     console.warn(&rep.warnings);
     console.verbose(&[report::baseline::merged(&rep)]);
     Ok(Exit::Pass)
 }
 
-fn run_completions(args: cli::CompletionsArgs) -> Result<Exit> {
+fn run_completions(shell: clap_complete::Shell) -> Result<Exit> {
     use clap::CommandFactory as _;
     let mut script = Vec::new();
-    clap_complete::generate(
-        args.shell,
-        &mut cli::Cli::command(),
-        "structgate",
-        &mut script,
-    );
+    clap_complete::generate(shell, &mut cli::Cli::command(), "structgate", &mut script);
     report::print(&String::from_utf8_lossy(&script))?;
     Ok(Exit::Pass)
 }

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context as _, Result};
+use anyhow::{anyhow, Context as _, Result};
 
 use crate::baseline::{merge, tsv, Baseline};
 
@@ -34,16 +34,21 @@ pub fn run(request: &Request) -> Result<MergeReport> {
         .unwrap_or_else(|| request.ours.display().to_string());
     let mut warnings = Vec::new();
     let mut read = |path: &PathBuf, side: &str| -> Result<Baseline> {
-        let label = format!("{name} ({side}, {})", path.display());
-        let bytes = std::fs::read(path).with_context(|| format!("cannot read {label}"))?;
-        let parsed = tsv::parse(&bytes, &label)
-            .with_context(|| format!("cannot merge {name}: {side}'s version doesn't parse"))?;
+        let label = format!("{side} ({})", path.display());
+        let bytes = std::fs::read(path)
+            .with_context(|| format!("cannot merge {name}: cannot read {label}"))?;
+        let parsed = tsv::parse(&bytes, &label).map_err(|e| {
+            anyhow!(
+                "cannot merge {name}: {e}; resolve the conflict by hand, then run \
+                 `structgate baseline refresh`"
+            )
+        })?;
         warnings.extend(parsed.warnings);
         Ok(parsed.baseline)
     };
-    let base = read(&request.base, "common ancestor")?;
-    let ours = read(&request.ours, "ours")?;
-    let theirs = read(&request.theirs, "theirs")?;
+    let base = read(&request.base, "the common ancestor's version")?;
+    let ours = read(&request.ours, "our version")?;
+    let theirs = read(&request.theirs, "their version")?;
     let merged = merge::merge(&base, &ours, &theirs);
     tsv::write_atomic(&request.ours, tsv::render(&merged).as_bytes())
         .with_context(|| format!("writing the merged {name}"))?;

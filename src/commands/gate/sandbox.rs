@@ -122,19 +122,18 @@ fn unjudged_reason(c: &ContextTerms) -> Option<&'static str> {
 }
 
 /// What to do about a base lost to a shallow clone (SPEC §6 "not judged is never
-/// silent"): the merge-base may lie beyond the history the clone holds.
+/// silent"): the merge-base may lie beyond the history the clone holds, and a
+/// single-branch clone has no remote-tracking base branch at all.
 fn shallow_hint(tried: &[String]) -> String {
     let branch = tried
         .iter()
         .filter_map(|rev| rev.strip_prefix("origin/"))
-        .find(|b| *b != "HEAD");
-    let fetch_base = match branch {
-        Some(b) => format!("`git fetch origin {b}`"),
-        None => "`git fetch origin BRANCH`".to_string(),
-    };
+        .find(|b| *b != "HEAD")
+        .unwrap_or("BRANCH");
     format!(
-        " in this shallow clone: fetch the full history (`git fetch --unshallow`; \
-         `fetch-depth: 0` in actions/checkout) and the base branch ({fetch_base})"
+        " in this shallow clone: fetch the base branch and the history down to the \
+         merge-base (`git fetch --unshallow origin {branch}:refs/remotes/origin/{branch}`; \
+         in GitHub Actions, `fetch-depth: 0` in actions/checkout)"
     )
 }
 
