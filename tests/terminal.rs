@@ -225,7 +225,7 @@ fn verbose_gate_says_what_became_of_each_changed_file() {
          \x20 src/Gone.cs: not judged: deleted\n\
          \x20 src/Mid.cs: judged (added; context inventory)\n\
          \x20 src/Small.cs: judged (modified; context inventory)\n\
-         \x20 src/Tests/ATests.cs: not judged: left out (test directory \"Tests\")\n\
+         \x20 src/Tests/ATests.cs: not judged: left out: test directory \"Tests\"\n\
          \x20 src/notes.txt: not judged: not a C# or Rust file\n\
          \x20 tools/Tool.cs: not judged: no context owns it\n"
     );

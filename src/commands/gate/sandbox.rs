@@ -185,7 +185,7 @@ impl Judging<'_> {
             ChangeKind::Submodule => {
                 let reason = "submodule: not descended into, its changes are not judged";
                 sb.skipped.push((path.to_string(), reason.to_string()));
-                return Ok(format!("not judged: skipped ({reason})"));
+                return Ok(format!("not judged: skipped: {reason}"));
             }
         };
         if Language::of_path(path).is_none() {
@@ -199,7 +199,7 @@ impl Judging<'_> {
             if is_new {
                 sb.left_out.push((path.to_string(), reason.to_string()));
             }
-            return Ok(format!("not judged: left out ({reason})"));
+            return Ok(format!("not judged: left out: {reason}"));
         }
         self.measure(sb, owner, path, from, &change.kind)
     }
@@ -216,7 +216,7 @@ impl Judging<'_> {
         let Some(bytes) = self.work.read(path)? else {
             let reason = "not a regular file (symbolic links are not followed)";
             sb.skipped.push((path.to_string(), reason.to_string()));
-            return Ok(format!("not judged: skipped ({reason})"));
+            return Ok(format!("not judged: skipped: {reason}"));
         };
         let options = Options {
             honour_generated_header: self.generated_at_base(from.unwrap_or(path))?,
@@ -234,13 +234,13 @@ impl Judging<'_> {
             }
             Some(FileOutcome::Skipped { reason, .. }) => {
                 sb.skipped.push((path.to_string(), reason.to_string()));
-                format!("not judged: skipped ({reason})")
+                format!("not judged: skipped: {reason}")
             }
             Some(FileOutcome::LeftOut { reason, .. }) => {
                 if *kind != ChangeKind::Modified {
                     sb.left_out.push((path.to_string(), reason.to_string()));
                 }
-                format!("not judged: left out ({reason})")
+                format!("not judged: left out: {reason}")
             }
             None => "not judged: not a C# or Rust file".to_string(),
         })
