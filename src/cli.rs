@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, ColorChoice, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -22,6 +22,18 @@ pub struct Cli {
     #[arg(short = 'C', global = true, value_name = "DIR")]
     pub dir: Option<PathBuf>,
 
+    /// Colour: auto (a terminal, NO_COLOR unset), always or never
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    /// Print nothing but errors; the exit code tells the result
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// Also say which files were judged or measured, and why others weren't (stderr)
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -39,6 +51,12 @@ pub enum Command {
     Gate(GateArgs),
     /// Check that every directory of a managed tree carries a contract (README.md)
     Contracts(ContractsArgs),
+    /// Print a shell completion script
+    Completions {
+        /// The shell to complete for
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -47,6 +65,21 @@ pub enum BaselineCommand {
     Init(BaselineArgs),
     /// Tighten each baseline to what the code now measures
     Refresh(BaselineArgs),
+    /// Git merge driver: merge two branches' baselines entry by entry into OURS
+    Merge {
+        /// The common ancestor's version (git's %O)
+        #[arg(value_name = "BASE")]
+        base: PathBuf,
+        /// Our version, replaced by the merged result (git's %A)
+        #[arg(value_name = "OURS")]
+        ours: PathBuf,
+        /// Their version (git's %B)
+        #[arg(value_name = "THEIRS")]
+        theirs: PathBuf,
+        /// The baseline's path in the repository, for messages (git's %P)
+        #[arg(value_name = "PATH")]
+        name: Option<String>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -54,6 +87,16 @@ pub enum MeasureFormat {
     Text,
     Json,
     Tsv,
+    Sarif,
+    Github,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GateFormat {
+    Text,
+    Json,
+    Sarif,
+    Github,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -125,8 +168,8 @@ pub struct GateArgs {
     #[arg(long, value_name = "REV")]
     pub start: Option<String>,
     /// Output format
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = GateFormat::Text)]
+    pub format: GateFormat,
     /// Also write a Markdown summary of divergences to FILE
     #[arg(long, value_name = "FILE")]
     pub pr_summary: Option<PathBuf>,

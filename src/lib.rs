@@ -23,8 +23,9 @@ use std::path::PathBuf;
 
 use anyhow::{Context as _, Result};
 
-use crate::cli::{BaselineCommand, Command, Format, MeasureFormat};
+use crate::cli::{BaselineCommand, Command, Format, GateFormat, MeasureFormat};
 use crate::commands::gate::GateStatus;
+use crate::report::console::Console;
 
 /// The three exit codes of every command (SPEC §6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,21 +40,38 @@ pub enum Exit {
 
 /// Runs one parsed command line.
 pub fn run(cli: cli::Cli) -> Result<Exit> {
+    let console = Console::new(cli.color, cli.quiet, cli.verbose);
     let cwd = match cli.dir {
         Some(dir) => dir,
         None => std::env::current_dir().context("cannot read the current directory")?,
     };
+    let con = &console;
     match cli.command {
-        Command::Measure(args) => run_measure(cwd, args),
-        Command::Limits(args) => run_limits(cwd, args),
+        Command::Measure(args) => run_measure(cwd, args, con),
+        Command::Limits(args) => run_limits(cwd, args, con),
         Command::Baseline(BaselineCommand::Init(args)) => {
-            run_baseline(cwd, args, commands::baseline::Mode::Init)
+            run_baseline(cwd, args, commands::baseline::Mode::Init, con)
         }
         Command::Baseline(BaselineCommand::Refresh(args)) => {
-            run_baseline(cwd, args, commands::baseline::Mode::Refresh)
+            run_baseline(cwd, args, commands::baseline::Mode::Refresh, con)
         }
-        Command::Gate(args) => run_gate(cwd, args),
-        Command::Contracts(args) => run_contracts(cwd, args),
+        Command::Contracts(args) => run_contracts(cwd, args, con),
+        Command::Baseline(BaselineCommand::Merge {
+            base,
+            ours,
+            theirs,
+            name,
+        }) => {
+            let request = commands::merge_driver::Request {
+                base: cwd.join(base),
+                ours: cwd.join(ours),
+                theirs: cwd.join(theirs),
+                name,
+            };
+            run_merge(&request, con)
+        }
+        Command::Gate(args) => run_gate(cwd, args, con),
+        Command::Completions { shell } => run_completions(shell),
     }
 }
 
@@ -64,21 +82,25 @@ fn options(size: &cli::SizeArgs) -> measure::Options {
     }
 }
 
-fn run_measure(cwd: PathBuf, args: cli::MeasureArgs) -> Result<Exit> {
+fn run_measure(cwd: PathBuf, args: cli::MeasureArgs, console: &Console) -> Result<Exit> {
     let request = commands::measure::Request {
         cwd,
         paths: args.paths,
         contexts: args.contexts,
         options: options(&args.size),
     };
-    let rep = commands::measure::run(&request)?;
-    report::warn(&rep.warnings);
+    let bar = console.bar(report::progress::MEASURE_MIN_FILES, "measuring");
+    let rep = commands::measure::run_with(&request, &bar)?;
+    console.warn(&rep.warnings);
+    console.verbose(&report::measure::verbose(&rep));
     let text = match args.format {
-        MeasureFormat::Text => report::measure::text(&rep),
+        MeasureFormat::Text => report::measure::text(&rep, console.out),
         MeasureFormat::Json => report::measure::json(&rep),
         MeasureFormat::Tsv => report::measure::tsv(&rep),
+        MeasureFormat::Sarif => report::sarif::measure(&rep),
+        MeasureFormat::Github => report::github::measure(&rep),
     };
-    report::print(&text)?;
+    console.print(&text)?;
     Ok(if args.check && rep.has_excess() {
         Exit::Findings
     } else {
@@ -86,14 +108,14 @@ fn run_measure(cwd: PathBuf, args: cli::MeasureArgs) -> Result<Exit> {
     })
 }
 
-fn run_limits(cwd: PathBuf, args: cli::LimitsArgs) -> Result<Exit> {
+fn run_limits(cwd: PathBuf, args: cli::LimitsArgs, console: &Console) -> Result<Exit> {
     let request = commands::limits::Request {
         cwd,
         contexts: args.contexts,
     };
     let terms = commands::limits::run(&request)?;
-    report::warn(&terms.warnings);
-    report::print(&match args.format {
+    console.warn(&terms.warnings);
+    console.print(&match args.format {
         Format::Text => report::limits::text(&terms),
         Format::Json => report::limits::json(&terms),
     })?;
@@ -104,6 +126,7 @@ fn run_baseline(
     cwd: PathBuf,
     args: cli::BaselineArgs,
     mode: commands::baseline::Mode,
+    console: &Console,
 ) -> Result<Exit> {
     let request = commands::baseline::Request {
         cwd,
@@ -112,9 +135,9 @@ fn run_baseline(
         mode,
         options: options(&args.size),
     };
-    let rep = commands::baseline::run(&request)?;
-    report::warn(&rep.warnings);
-    report::print(&match args.format {
+    let rep = commands::baseline::run_with(&request, &console.bar(1, "measuring"))?;
+    console.warn(&rep.warnings);
+    console.print(&match args.format {
         Format::Text => report::baseline::text(&rep),
         Format::Json => report::baseline::json(&rep),
     })?;
@@ -125,7 +148,7 @@ fn run_baseline(
     })
 }
 
-fn run_gate(cwd: PathBuf, args: cli::GateArgs) -> Result<Exit> {
+fn run_gate(cwd: PathBuf, args: cli::GateArgs, console: &Console) -> Result<Exit> {
     let request = commands::gate::Request {
         cwd,
         sandboxes: args.sandboxes,
@@ -134,14 +157,17 @@ fn run_gate(cwd: PathBuf, args: cli::GateArgs) -> Result<Exit> {
         options: options(&args.size),
     };
     let rep = commands::gate::run(&request)?;
-    report::warn(&rep.warnings);
+    console.warn(&rep.warnings);
+    console.verbose(&report::gate::verbose(&rep));
     if let Some(path) = &args.pr_summary {
         std::fs::write(path, report::gate::pr_summary(&rep))
             .with_context(|| format!("writing --pr-summary {}", path.display()))?;
     }
-    report::print(&match args.format {
-        Format::Text => report::gate::text(&rep),
-        Format::Json => report::gate::json(&rep),
+    console.print(&match args.format {
+        GateFormat::Text => report::gate::text(&rep, console.out),
+        GateFormat::Json => report::gate::json(&rep),
+        GateFormat::Sarif => report::sarif::gate(&rep),
+        GateFormat::Github => report::github::gate(&rep),
     })?;
     Ok(match rep.status {
         GateStatus::Failed => Exit::Findings,
@@ -150,13 +176,13 @@ fn run_gate(cwd: PathBuf, args: cli::GateArgs) -> Result<Exit> {
     })
 }
 
-fn run_contracts(cwd: PathBuf, args: cli::ContractsArgs) -> Result<Exit> {
+fn run_contracts(cwd: PathBuf, args: cli::ContractsArgs, console: &Console) -> Result<Exit> {
     let request = commands::contracts::Request {
         cwd,
         paths: args.paths,
     };
     let outcome = commands::contracts::run(&request)?;
-    report::print(&match args.format {
+    console.print(&match args.format {
         Format::Text => report::contracts::text(&outcome),
         Format::Json => report::contracts::json(&outcome),
     })?;
@@ -165,4 +191,19 @@ fn run_contracts(cwd: PathBuf, args: cli::ContractsArgs) -> Result<Exit> {
     } else {
         Exit::Findings
     })
+}
+
+fn run_merge(request: &commands::merge_driver::Request, console: &Console) -> Result<Exit> {
+    let rep = commands::merge_driver::run(request)?;
+    console.warn(&rep.warnings);
+    console.verbose(&[report::baseline::merged(&rep)]);
+    Ok(Exit::Pass)
+}
+
+fn run_completions(shell: clap_complete::Shell) -> Result<Exit> {
+    use clap::CommandFactory as _;
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut cli::Cli::command(), "structgate", &mut script);
+    report::print(&String::from_utf8_lossy(&script))?;
+    Ok(Exit::Pass)
 }

@@ -4,10 +4,11 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = structgate::cli::Cli::parse();
+    let color = cli.color;
     match structgate::run(cli) {
         Ok(exit) => ExitCode::from(exit as u8),
         Err(err) => {
-            eprintln!("error: {err:#}");
+            structgate::report::console::error(&format!("{err:#}"), color);
             ExitCode::from(structgate::Exit::Error as u8)
         }
     }

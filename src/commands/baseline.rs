@@ -70,6 +70,11 @@ impl BaselineReport {
 }
 
 pub fn run(request: &Request) -> Result<BaselineReport> {
+    run_with(request, &measure::NoProgress)
+}
+
+/// [`run`], telling `progress` of each file measured.
+pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<BaselineReport> {
     let ws = Workspace::open(&request.cwd)?;
     let restrict = ws.context_dirs(&request.cwd, &request.contexts)?;
     let terms = terms::load(&ws.tree, &ws.repo_name, &restrict)?;
@@ -77,7 +82,7 @@ pub fn run(request: &Request) -> Result<BaselineReport> {
     for ctx in &terms.contexts {
         warnings.extend(ctx.unknown_keys.iter().cloned());
     }
-    let values = measure_owned(&ws, &terms, &request.options, &mut warnings)?;
+    let values = measure_owned(&ws, &terms, &request.options, &mut warnings, progress)?;
     let mut results = Vec::new();
     for ctx in &terms.contexts {
         let owned_values = values.get(&ctx.context.dir).map_or(&[][..], |v| &v[..]);
@@ -103,6 +108,7 @@ fn measure_owned(
     terms: &Terms,
     options: &Options,
     warnings: &mut Vec<String>,
+    progress: &dyn measure::Progress,
 ) -> Result<BTreeMap<String, Vec<UnitValue>>> {
     let mut targets: Vec<String> = terms
         .contexts
@@ -118,7 +124,7 @@ fn measure_owned(
         return Ok(grouped);
     }
     let mut seen = std::collections::BTreeSet::new();
-    for outcome in measure::measure_tree(&ws.root, &targets, options)? {
+    for outcome in measure::measure_tree_with(&ws.root, &targets, options, progress)? {
         if !seen.insert(outcome.path().to_string()) {
             continue;
         }

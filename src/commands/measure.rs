@@ -39,6 +39,8 @@ pub struct MeasuredFile {
 pub struct MeasureReport {
     pub files: Vec<MeasuredFile>,
     pub skipped: Vec<(String, String)>,
+    /// Files left out by rule (test or generated code), with the rule (for `--verbose`).
+    pub left_out: Vec<(String, String)>,
     /// One per judged key (same-name units merged at the worse value) that is not ok.
     pub findings: Vec<Finding>,
     pub warnings: Vec<String>,
@@ -52,6 +54,11 @@ impl MeasureReport {
 }
 
 pub fn run(request: &Request) -> Result<MeasureReport> {
+    run_with(request, &measure::NoProgress)
+}
+
+/// [`run`], telling `progress` of each file measured.
+pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<MeasureReport> {
     let ws = Workspace::open(&request.cwd)?;
     let restrict = ws.context_dirs(&request.cwd, &request.contexts)?;
     let terms = terms::load(&ws.tree, &ws.repo_name, &restrict)?;
@@ -59,7 +66,7 @@ pub fn run(request: &Request) -> Result<MeasureReport> {
     for path in &request.paths {
         targets.push(ws.relative(&request.cwd, path)?);
     }
-    let outcomes = measure::measure_tree(&ws.root, &targets, &request.options)?;
+    let outcomes = measure::measure_tree_with(&ws.root, &targets, &request.options, progress)?;
     let mut report = MeasureReport {
         warnings: terms.warnings.clone(),
         ..MeasureReport::default()
@@ -73,7 +80,11 @@ pub fn run(request: &Request) -> Result<MeasureReport> {
             FileOutcome::Skipped { path, reason } => {
                 report.skipped.push((path, reason.to_string()))
             }
-            FileOutcome::LeftOut { .. } => {}
+            FileOutcome::LeftOut { path, reason } => {
+                if restrict.is_empty() || terms.owner(&path).is_some() {
+                    report.left_out.push((path, reason.to_string()));
+                }
+            }
         }
     }
     Ok(report)

@@ -6,6 +6,7 @@ pub mod contracts;
 pub mod gate;
 pub mod limits;
 pub mod measure;
+pub mod merge_driver;
 
 use std::path::{Path, PathBuf};
 

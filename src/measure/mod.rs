@@ -24,7 +24,7 @@ pub use imports::{scan as scan_imports, ImportRef};
 pub use lines::{count_lines, counted_bytes};
 pub use loaded::{resolve as resolve_import, Imports, MAX_HOPS};
 pub use rules::generated_header;
-pub use tree::{list_measured, measure_tree};
+pub use tree::{list_measured, measure_tree, measure_tree_with, NoProgress, Progress};
 
 /// The default `--max-file-size`: 4 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;

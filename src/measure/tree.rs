@@ -22,14 +22,49 @@ pub fn measure_tree(
     targets: &[String],
     options: &Options,
 ) -> Result<Vec<FileOutcome>> {
+    measure_tree_with(root, targets, options, &NoProgress)
+}
+
+/// Told how far a long measuring run has come (a progress bar, in `report`).
+pub trait Progress: Sync {
+    /// The files are listed: `files` will be measured.
+    fn begin(&self, files: u64);
+    /// One more file is measured.
+    fn advance(&self);
+    /// All are measured.
+    fn end(&self);
+}
+
+/// Progress that nobody watches.
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn begin(&self, _files: u64) {}
+    fn advance(&self) {}
+    fn end(&self) {}
+}
+
+/// [`measure_tree`], telling `progress` of each file measured.
+pub fn measure_tree_with(
+    root: &Path,
+    targets: &[String],
+    options: &Options,
+    progress: &dyn Progress,
+) -> Result<Vec<FileOutcome>> {
     let targets = normalise_targets(root, targets)?;
     let files = list_files(root, &targets)?;
     let tree = WorkTree::new(root);
     let imports = Imports::new(&tree, options.max_file_size);
+    progress.begin(u64::try_from(files.len()).unwrap_or(u64::MAX));
     let mut outcomes: Vec<FileOutcome> = files
         .par_iter()
-        .filter_map(|rel| measure_path(&imports, root, rel, options))
+        .filter_map(|rel| {
+            let outcome = measure_path(&imports, root, rel, options);
+            progress.advance();
+            outcome
+        })
         .collect();
+    progress.end();
     outcomes.sort_by(|a, b| a.path().cmp(b.path()));
     Ok(outcomes)
 }

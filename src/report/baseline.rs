@@ -121,3 +121,12 @@ pub fn json(report: &BaselineReport) -> String {
         "contexts": contexts,
     }))
 }
+
+/// `merged structure-baseline.tsv: 3 unit(s)` (the merge driver, `--verbose`).
+pub fn merged(report: &crate::commands::merge_driver::MergeReport) -> String {
+    format!(
+        "merged {}: {}",
+        report.name,
+        super::count(report.entries, "unit")
+    )
+}

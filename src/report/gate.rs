@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use serde_json::json;
 
 use crate::commands::gate::{GateReport, GateStatus};
+use crate::report::style::{Paint, Role};
 use crate::report::{contracts, count, finding_detail, finding_json};
 
 fn finding_line(report: &GateReport, f: &crate::judge::Finding) -> String {
@@ -48,6 +49,11 @@ fn imports_note(report: &GateReport, f: &crate::judge::Finding) -> String {
         .unwrap_or_default()
 }
 
+fn excess_line(report: &GateReport, f: &crate::judge::Finding, paint: Paint) -> String {
+    let detail = paint.paint(Role::Bad, &finding_detail(f));
+    format!("{} {}: {detail}{}", f.path, f.unit, imports_note(report, f))
+}
+
 fn names(report: &GateReport, judged: bool) -> Vec<String> {
     report
         .contexts
@@ -60,7 +66,7 @@ fn names(report: &GateReport, judged: bool) -> Vec<String> {
         .collect()
 }
 
-fn headline(report: &GateReport) -> String {
+pub(crate) fn headline(report: &GateReport) -> String {
     let files = count(report.judged_files, "file");
     let contexts = count(
         report.contexts.iter().filter(|c| c.judged).count(),
@@ -82,42 +88,46 @@ fn headline(report: &GateReport) -> String {
     }
 }
 
-pub fn text(report: &GateReport) -> String {
+/// `base SHA (how it was found)`, when a base was found.
+pub(crate) fn base_line(report: &GateReport) -> Option<String> {
+    let (base, via) = (report.base.as_ref()?, report.base_via.as_ref()?);
+    Some(format!("base {base} ({via})"))
+}
+
+/// The text report of SPEC §6; `paint` colours it for a terminal.
+pub fn text(report: &GateReport, paint: Paint) -> String {
     let mut out = String::new();
-    if let (Some(base), Some(via)) = (&report.base, &report.base_via) {
-        let _ = writeln!(out, "base {base} ({via})");
+    if let Some(line) = base_line(report) {
+        let _ = writeln!(out, "{}", paint.paint(Role::Quiet, &line));
     }
     let head = headline(report);
     if !head.is_empty() {
-        let _ = writeln!(out, "{head}");
+        let role = match report.status {
+            GateStatus::Failed => Role::Bad,
+            _ => Role::Good,
+        };
+        let _ = writeln!(out, "{}", paint.paint(role, &head));
     }
     for f in &report.excesses {
-        let _ = writeln!(out, "{}", finding_line(report, f));
+        let _ = writeln!(out, "{}", excess_line(report, f, paint));
     }
     for nj in &report.not_judged {
-        let _ = writeln!(out, "structure not judged: {}: {}", nj.reason, nj.detail);
+        let line = format!("structure not judged: {}: {}", nj.reason, nj.detail);
+        let _ = writeln!(out, "{}", paint.paint(Role::Warn, &line));
     }
-    let (judged, not) = (names(report, true), names(report, false));
-    if !judged.is_empty() && !not.is_empty() {
-        let _ = writeln!(
-            out,
-            "structure not judged in {}; judged: {}",
-            not.join(", "),
-            judged.join(", ")
-        );
+    if let Some(line) = partly_judged_line(report) {
+        let _ = writeln!(out, "{}", paint.paint(Role::Warn, &line));
     }
     contract_lines(report, &mut out);
     if !report.divergences.is_empty() {
-        out.push_str("Structure within tolerance:\n");
+        let heading = paint.paint(Role::Warn, "Structure within tolerance:");
+        let _ = writeln!(out, "{heading}");
         for f in &report.divergences {
             let _ = writeln!(out, "  {}", finding_line(report, f));
         }
     }
-    for (from, to) in &report.renamed {
-        let _ = writeln!(
-            out,
-            "renamed {from} -> {to}: judged at the new path, with the baseline entries of {from}"
-        );
+    for line in renamed_lines(report) {
+        let _ = writeln!(out, "{line}");
     }
     for (path, reason) in &report.skipped {
         let _ = writeln!(out, "skipped {path}: {reason}");
@@ -143,6 +153,46 @@ fn contract_lines(report: &GateReport, out: &mut String) {
     for f in &report.contract_findings {
         let _ = writeln!(out, "{}", contracts::finding_line(f));
     }
+}
+
+/// `structure not judged in A (why); judged: B`, when some contexts were judged and
+/// others weren't.
+pub(crate) fn partly_judged_line(report: &GateReport) -> Option<String> {
+    let (judged, not) = (names(report, true), names(report, false));
+    (!judged.is_empty() && !not.is_empty()).then(|| {
+        format!(
+            "structure not judged in {}; judged: {}",
+            not.join(", "),
+            judged.join(", ")
+        )
+    })
+}
+
+pub(crate) fn renamed_lines(report: &GateReport) -> Vec<String> {
+    let line = |(from, to): &(String, String)| {
+        format!(
+            "renamed {from} -> {to}: judged at the new path, with the baseline entries of {from}"
+        )
+    };
+    report.renamed.iter().map(line).collect()
+}
+
+/// `--verbose`: every changed file and what became of it.
+pub fn verbose(report: &GateReport) -> Vec<String> {
+    if report.files.is_empty() && report.status == GateStatus::NotJudged {
+        return Vec::new();
+    }
+    let mut lines = vec![format!(
+        "changed since the base: {}",
+        count(report.files.len(), "file")
+    )];
+    lines.extend(
+        report
+            .files
+            .iter()
+            .map(|(path, note)| format!("  {path}: {note}")),
+    );
+    lines
 }
 
 fn pairs(list: &[(String, String)], a: &str, b: &str) -> Vec<serde_json::Value> {

@@ -8,6 +8,7 @@ use crate::baseline::tsv::escape;
 use crate::commands::measure::{MeasureReport, MeasuredFile};
 use crate::judge::{Finding, Status};
 use crate::model::{FileMeasure, Language, UnitKind};
+use crate::report::style::{Paint, Role};
 use crate::report::{count, finding_json, status_text};
 
 struct Row {
@@ -18,15 +19,26 @@ struct Row {
     status: Option<String>,
 }
 
-fn rows(file: &MeasuredFile) -> Vec<Row> {
+/// The status words of a finding, coloured by what they mean.
+fn painted_status(f: &Finding, paint: Paint) -> String {
+    let role = match f.status {
+        Status::Ok => return status_text(f),
+        Status::Divergence => Role::Warn,
+        Status::Tolerated => Role::Quiet,
+        Status::Excess => Role::Bad,
+    };
+    paint.paint(role, &status_text(f))
+}
+
+fn rows(file: &MeasuredFile, paint: Paint) -> Vec<Row> {
     let m = &file.measure;
     let file_status: Vec<String> = file
         .file_status
         .iter()
         .filter(|f| f.status != Status::Ok)
         .map(|f| match f.status {
-            Status::Excess => status_text(f),
-            _ => format!("{} {}", f.metric, status_text(f)),
+            Status::Excess => painted_status(f, paint),
+            _ => format!("{} {}", f.metric, painted_status(f, paint)),
         })
         .collect();
     let file_word = if !file.limited {
@@ -49,7 +61,7 @@ fn rows(file: &MeasuredFile) -> Vec<Row> {
             kind: unit.kind.key(),
             name: unit.name.clone(),
             size: format!("{} lines", unit.lines()),
-            status: status.as_ref().map(status_text),
+            status: status.as_ref().map(|f| painted_status(f, paint)),
         });
     }
     out
@@ -73,9 +85,10 @@ fn file_size(m: &FileMeasure) -> String {
     }
 }
 
-/// Text: one aligned line per file and unit, then a summary and skipped files.
-pub fn text(report: &MeasureReport) -> String {
-    let all: Vec<Row> = report.files.iter().flat_map(rows).collect();
+/// Text: one aligned line per file and unit, then a summary and skipped files; `paint`
+/// colours the status words for a terminal.
+pub fn text(report: &MeasureReport, paint: Paint) -> String {
+    let all: Vec<Row> = report.files.iter().flat_map(|f| rows(f, paint)).collect();
     let loc_w = all.iter().map(|r| r.location.len()).max().unwrap_or(0);
     let name_w = all
         .iter()
@@ -101,7 +114,8 @@ pub fn text(report: &MeasureReport) -> String {
     out
 }
 
-fn summary(report: &MeasureReport) -> String {
+/// `measured N file(s): ...`, with a final newline.
+pub(crate) fn summary(report: &MeasureReport) -> String {
     let units = report.files.iter().flat_map(|f| &f.measure.units);
     let functions = units
         .clone()
@@ -164,6 +178,12 @@ pub fn json(report: &MeasureReport) -> String {
         .collect();
     let findings: Vec<_> = report.findings.iter().map(finding_with_status).collect();
     super::json_text(&json!({"files": files, "skipped": skipped, "findings": findings}))
+}
+
+/// `--verbose`: the files left out by rule, with the rule.
+pub fn verbose(report: &MeasureReport) -> Vec<String> {
+    let line = |(path, reason): &(String, String)| format!("left out {path}: {reason}");
+    report.left_out.iter().map(line).collect()
 }
 
 fn finding_with_status(f: &Finding) -> serde_json::Value {

@@ -1,11 +1,17 @@
 //! The last stage: the only code that prints. Each command's report value is rendered
-//! here as text, JSON or TSV.
+//! here as text, JSON, TSV, SARIF or GitHub workflow commands; `console` decides what
+//! reaches the terminal (`--quiet`, `--verbose`, colour via `style`, progress bars).
 
 pub mod baseline;
+pub mod console;
 pub mod contracts;
 pub mod gate;
+pub mod github;
 pub mod limits;
 pub mod measure;
+pub mod progress;
+pub mod sarif;
+pub mod style;
 
 use std::io::Write;
 

@@ -98,15 +98,21 @@ impl Scenario {
     }
 
     pub fn run_in(&self, dir: &Path, args: &[&str]) -> Run {
-        let out = Command::cargo_bin("structgate")
-            .expect("binary")
-            .args(args)
+        self.run_env(dir, args, &[("NO_COLOR", "1")])
+    }
+
+    /// Runs the built binary in `dir` with `env` set (and `NO_COLOR` unset unless given).
+    pub fn run_env(&self, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
+        let mut cmd = Command::cargo_bin("structgate").expect("binary");
+        cmd.args(args)
             .current_dir(dir)
             .env("HOME", self.path())
             .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("NO_COLOR", "1")
-            .output()
-            .expect("structgate runs");
+            .env_remove("NO_COLOR");
+        for (key, value) in env {
+            cmd.env(key, value);
+        }
+        let out = cmd.output().expect("structgate runs");
         Run {
             code: out.status.code().unwrap_or(-1),
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),

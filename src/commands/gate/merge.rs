@@ -29,6 +29,7 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         structure_judged: ran,
         contract_findings: Vec::new(),
         contract_dirs: 0,
+        files: Vec::new(),
     };
     let mut worst: BTreeMap<Key, Finding> = BTreeMap::new();
     let mut judged = BTreeSet::new();
@@ -46,6 +47,7 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         report.imports_changed.extend(sb.imports_changed);
         report.contract_dirs += sb.contracts.directories();
         report.contract_findings.extend(sb.contracts.findings);
+        report.files.extend(sb.files);
     }
     tidy(&mut report);
     report.judged_files = judged.len();
@@ -84,6 +86,7 @@ fn tidy(report: &mut GateReport) {
         &mut report.skipped,
         &mut report.left_out,
         &mut report.renamed,
+        &mut report.files,
     ] {
         list.sort();
         list.dedup();

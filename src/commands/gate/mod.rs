@@ -78,6 +78,9 @@ pub struct GateReport {
     pub contract_findings: Vec<crate::contracts::Finding>,
     /// How many touched directories lie in managed trees (summed over sandboxes).
     pub contract_dirs: usize,
+    /// Every changed file and what became of it, e.g. `judged (modified; context
+    /// inventory)` or `not judged: deleted` (for `--verbose`).
+    pub files: Vec<(String, String)>,
 }
 
 /// What one sandbox contributed.
@@ -96,6 +99,7 @@ pub(crate) struct Sandbox {
     warnings: Vec<String>,
     imports_changed: Vec<(String, Vec<String>)>,
     contracts: crate::contracts::Outcome,
+    files: Vec<(String, String)>,
 }
 
 impl Sandbox {

@@ -111,8 +111,11 @@ fn find_base(
                 format!("--start {via}; no merge-base with any base tried"),
             )),
             BaseResolution::NotFound { tried } => {
-                let detail = within(format!("no merge-base of HEAD with {}", tried.join(", ")));
-                Err(Sandbox::not_judged(reason, detail))
+                let mut detail = format!("no merge-base of HEAD with {}", tried.join(", "));
+                if repo.is_shallow() {
+                    detail.push_str(&shallow_hint(&tried));
+                }
+                Err(Sandbox::not_judged(reason, within(detail)))
             }
         },
     )
@@ -127,13 +130,34 @@ fn terms_warnings(terms: &Terms) -> Vec<String> {
     terms.warnings.iter().cloned().chain(unknown).collect()
 }
 
+/// Why the gate doesn't judge a context; `None` when it does.
+fn unjudged_reason(c: &ContextTerms) -> Option<&'static str> {
+    match (&c.limits, &c.baseline) {
+        (None, _) => Some("no Limits at the merge-base"),
+        (Some(_), None) => Some("no baseline at the merge-base"),
+        _ => None,
+    }
+}
+
+/// What to do about a base lost to a shallow clone (SPEC §6 "not judged is never
+/// silent"): the merge-base may lie beyond the history the clone holds, and a
+/// single-branch clone has no remote-tracking base branch at all.
+fn shallow_hint(tried: &[String]) -> String {
+    let branch = tried
+        .iter()
+        .filter_map(|rev| rev.strip_prefix("origin/"))
+        .find(|b| *b != "HEAD")
+        .unwrap_or("BRANCH");
+    format!(
+        " in this shallow clone: fetch the base branch and the history down to the \
+         merge-base (`git fetch --unshallow origin {branch}:refs/remotes/origin/{branch}`; \
+         in GitHub Actions, `fetch-depth: 0` in actions/checkout)"
+    )
+}
+
 fn context_states(terms: &Terms) -> Vec<ContextState> {
     let state = |c: &ContextTerms| {
-        let reason = match (&c.limits, &c.baseline) {
-            (None, _) => Some("no Limits at the merge-base"),
-            (Some(_), None) => Some("no baseline at the merge-base"),
-            _ => None,
-        };
+        let reason = unjudged_reason(c);
         ContextState {
             name: c.context.name.clone(),
             judged: reason.is_none(),
@@ -173,37 +197,58 @@ impl<'a> Judging<'a> {
         }
     }
 
-    /// Judges one changed file, if a judged context (at the base) owns it.
+    /// Judges one changed file and notes what became of it (for `--verbose`).
     fn change(&self, sb: &mut Sandbox, change: &Change) -> Result<()> {
+        let note = self.judge_change(sb, change)?;
+        sb.files.push((change.path.clone(), note));
+        Ok(())
+    }
+
+    /// Judges one changed file, if a judged context (at the base) owns it; says what
+    /// became of it.
+    fn judge_change(&self, sb: &mut Sandbox, change: &Change) -> Result<String> {
         let path = change.path.as_str();
-        let Some(owner) = self.terms.owner(path).filter(|c| c.judged()) else {
-            return Ok(());
+        let owner = match self.terms.owner(path) {
+            None => return Ok("not judged: no context owns it".to_string()),
+            Some(c) => match unjudged_reason(c) {
+                Some(why) => {
+                    return Ok(format!("not judged: context {} has {why}", c.context.name))
+                }
+                None => c,
+            },
         };
         let from = match &change.kind {
-            ChangeKind::Deleted => return Ok(()),
+            ChangeKind::Deleted => return Ok("not judged: deleted".to_string()),
             ChangeKind::Renamed { from } => Some(from.as_str()),
             ChangeKind::Added | ChangeKind::Modified => None,
             ChangeKind::Submodule => {
                 let reason = "submodule: not descended into, its changes are not judged";
                 sb.skipped.push((path.to_string(), reason.to_string()));
-                return Ok(());
+                return Ok(format!("not judged: skipped: {reason}"));
             }
         };
         // A context with only code limits judges no Markdown (SPEC §8), and the reverse.
-        if !Language::of_path(path).is_some_and(|l| owner.judges(l)) {
-            return Ok(());
+        match Language::of_path(path) {
+            None => return Ok("not judged: not a measured language".to_string()),
+            Some(l) if !owner.judges(l) => {
+                let why = format!(
+                    "not judged: no limit of context {} applies to it",
+                    owner.context.name
+                );
+                return Ok(why);
+            }
+            Some(_) => {}
         }
         if let Some(from) = from {
             sb.renamed.push((from.to_string(), path.to_string()));
         }
-        let is_new = change.kind != ChangeKind::Modified;
         if let Some(reason) = measure::left_out_by_path(path) {
-            if is_new {
+            if change.kind != ChangeKind::Modified {
                 sb.left_out.push((path.to_string(), reason.to_string()));
             }
-            return Ok(());
+            return Ok(format!("not judged: left out: {reason}"));
         }
-        self.measure(sb, owner, path, from, is_new)
+        self.measure(sb, owner, path, from, &change.kind)
     }
 
     /// Measures a changed file as the working tree holds it and judges its values.
@@ -213,36 +258,42 @@ impl<'a> Judging<'a> {
         owner: &ContextTerms,
         path: &str,
         from: Option<&str>,
-        is_new: bool,
-    ) -> Result<()> {
+        kind: &ChangeKind,
+    ) -> Result<String> {
         let Some(bytes) = self.work.read(path)? else {
             let reason = "not a regular file (symbolic links are not followed)";
             sb.skipped.push((path.to_string(), reason.to_string()));
-            return Ok(());
+            return Ok(format!("not judged: skipped: {reason}"));
         };
         let options = Options {
             honour_generated_header: self.generated_at_base(from.unwrap_or(path))?,
             ..self.options
         };
-        match measure::measure_file_in(&self.imports, path, &bytes, &options) {
-            Some(FileOutcome::Measured(m)) => {
-                sb.judged.insert(path.to_string());
-                sb.warnings
-                    .extend(m.warnings.iter().map(|w| format!("{path}: {w}")));
-                docs::note_changed_imports(self, sb, owner, &m);
-                let judged = m.values().into_iter();
-                sb.findings
-                    .extend(judged.filter_map(|v| judge_value(self.terms, owner, &v, from)));
-            }
-            Some(FileOutcome::Skipped { reason, .. }) => {
-                sb.skipped.push((path.to_string(), reason.to_string()));
-            }
-            Some(FileOutcome::LeftOut { reason, .. }) if is_new => {
-                sb.left_out.push((path.to_string(), reason.to_string()));
-            }
-            Some(FileOutcome::LeftOut { .. }) | None => {}
-        }
-        Ok(())
+        Ok(
+            match measure::measure_file_in(&self.imports, path, &bytes, &options) {
+                Some(FileOutcome::Measured(m)) => {
+                    sb.judged.insert(path.to_string());
+                    sb.warnings
+                        .extend(m.warnings.iter().map(|w| format!("{path}: {w}")));
+                    docs::note_changed_imports(self, sb, owner, &m);
+                    let judged = m.values().into_iter();
+                    sb.findings
+                        .extend(judged.filter_map(|v| judge_value(self.terms, owner, &v, from)));
+                    judged_note(kind, &owner.context.name)
+                }
+                Some(FileOutcome::Skipped { reason, .. }) => {
+                    sb.skipped.push((path.to_string(), reason.to_string()));
+                    format!("not judged: skipped: {reason}")
+                }
+                Some(FileOutcome::LeftOut { reason, .. }) => {
+                    if *kind != ChangeKind::Modified {
+                        sb.left_out.push((path.to_string(), reason.to_string()));
+                    }
+                    format!("not judged: left out: {reason}")
+                }
+                None => "not judged: not a measured language".to_string(),
+            },
+        )
     }
 
     /// True when the file at the base carried a generated-code header (or was not there):
@@ -288,4 +339,14 @@ fn old_unit_name(value: &UnitValue, from: &str) -> String {
     } else {
         value.unit.clone()
     }
+}
+
+/// `judged (modified; context inventory)`.
+fn judged_note(kind: &ChangeKind, context: &str) -> String {
+    let how = match kind {
+        ChangeKind::Added => "added".to_string(),
+        ChangeKind::Renamed { from } => format!("renamed from {from}"),
+        _ => "modified".to_string(),
+    };
+    format!("judged ({how}; context {context})")
 }

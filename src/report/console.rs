@@ -1,0 +1,88 @@
+//! The terminal as the global options shape it: `--color`, `--quiet`, `--verbose`.
+//! Commands hand their report values here; this decides what reaches stdout and stderr.
+
+use std::io::{IsTerminal as _, Write as _};
+
+use clap::ColorChoice;
+
+use super::progress::Bar;
+use super::style::{Paint, Role};
+
+/// How much is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// Errors only; the exit code tells the rest.
+    Quiet,
+    Normal,
+    /// Also which files were judged or measured and why others weren't (stderr).
+    Verbose,
+}
+
+/// Where output goes and how it looks, decided once per run.
+#[derive(Debug, Clone, Copy)]
+pub struct Console {
+    /// Colour for stdout (text reports).
+    pub out: Paint,
+    /// Colour for stderr (warnings, notes, errors).
+    pub err: Paint,
+    pub level: Level,
+}
+
+impl Console {
+    pub fn new(color: ColorChoice, quiet: bool, verbose: bool) -> Console {
+        let level = match (quiet, verbose) {
+            (true, _) => Level::Quiet,
+            (false, true) => Level::Verbose,
+            (false, false) => Level::Normal,
+        };
+        Console {
+            out: Paint::for_stream(color, false),
+            err: Paint::for_stream(color, true),
+            level,
+        }
+    }
+
+    /// Writes a report to stdout, unless quiet.
+    pub fn print(&self, text: &str) -> std::io::Result<()> {
+        if self.level == Level::Quiet {
+            return Ok(());
+        }
+        super::print(text)
+    }
+
+    /// One `warning: ...` line per warning on stderr, unless quiet.
+    pub fn warn(&self, warnings: &[String]) {
+        if self.level == Level::Quiet {
+            return;
+        }
+        let prefix = self.err.paint(Role::Warn, "warning:");
+        let mut err = std::io::stderr().lock();
+        for w in warnings {
+            let _ = writeln!(err, "{prefix} {w}");
+        }
+    }
+
+    /// Lines for `--verbose` only, on stderr so stdout stays one format.
+    pub fn verbose(&self, lines: &[String]) {
+        if self.level != Level::Verbose {
+            return;
+        }
+        let mut err = std::io::stderr().lock();
+        for line in lines {
+            let _ = writeln!(err, "{line}");
+        }
+    }
+
+    /// A progress bar on stderr, drawn only on a terminal and not when quiet, for runs of
+    /// at least `min_files` files.
+    pub fn bar(&self, min_files: u64, label: &'static str) -> Bar {
+        let show = self.level != Level::Quiet && std::io::stderr().is_terminal();
+        Bar::new(show, min_files, label)
+    }
+}
+
+/// Prints an error once on stderr as `error: ...` (also when quiet).
+pub fn error(message: &str, color: ColorChoice) {
+    let prefix = Paint::for_stream(color, true).paint(Role::Bad, "error:");
+    let _ = writeln!(std::io::stderr().lock(), "{prefix} {message}");
+}

@@ -1,0 +1,129 @@
+//! `--format github`: GitHub Actions workflow commands, so findings show inline on a pull
+//! request. `::error` per excess, `::warning` per divergence and per not-judged reason,
+//! `::notice` per skipped or left-out file; the summary lines follow as plain log text.
+
+use std::fmt::Write as _;
+
+use crate::commands::gate::GateReport;
+use crate::commands::measure::MeasureReport;
+use crate::judge::{Finding, Status};
+use crate::report::finding_detail;
+
+/// The workflow commands of a gate run, then its base and headline as plain lines.
+pub fn gate(report: &GateReport) -> String {
+    let mut out = String::new();
+    for f in report.excesses.iter().chain(&report.divergences) {
+        out.push_str(&finding(f));
+    }
+    for n in &report.not_judged {
+        let message = format!("{}: {}", n.reason, n.detail);
+        out.push_str(&command(
+            "warning",
+            &[("title", "structure not judged")],
+            &message,
+        ));
+    }
+    out.push_str(&file_notices(&report.skipped, "skipped"));
+    out.push_str(&file_notices(&report.left_out, "left out"));
+    let plain = [
+        super::gate::base_line(report),
+        Some(super::gate::headline(report)).filter(|h| !h.is_empty()),
+        super::gate::partly_judged_line(report),
+    ];
+    for line in plain.into_iter().flatten() {
+        let _ = writeln!(out, "{line}");
+    }
+    for line in super::gate::renamed_lines(report) {
+        let _ = writeln!(out, "{line}");
+    }
+    out
+}
+
+/// The workflow commands of a `measure` run (tolerated units pass silently), then its
+/// summary line.
+pub fn measure(report: &MeasureReport) -> String {
+    let mut out = String::new();
+    let shown = report
+        .findings
+        .iter()
+        .filter(|f| matches!(f.status, Status::Excess | Status::Divergence));
+    for f in shown {
+        out.push_str(&finding(f));
+    }
+    out.push_str(&file_notices(&report.skipped, "skipped"));
+    out.push_str(&super::measure::summary(report));
+    out
+}
+
+/// `::error file=P,line=S,endLine=E,title=function_lines past the band::UNIT: DETAIL`.
+fn finding(f: &Finding) -> String {
+    let (kind, title) = if f.status == Status::Excess {
+        ("error", format!("{} past the band", f.metric))
+    } else {
+        ("warning", format!("{} within tolerance", f.metric))
+    };
+    let (start, end) = (f.start_line.to_string(), f.end_line.to_string());
+    let props = [
+        ("file", f.path.as_str()),
+        ("line", start.as_str()),
+        ("endLine", end.as_str()),
+        ("title", title.as_str()),
+    ];
+    command(kind, &props, &format!("{}: {}", f.unit, finding_detail(f)))
+}
+
+fn file_notices(list: &[(String, String)], title: &str) -> String {
+    list.iter()
+        .map(|(path, reason)| command("notice", &[("file", path), ("title", title)], reason))
+        .collect()
+}
+
+/// One workflow command line: `::KIND k=v,k=v::MESSAGE`.
+fn command(kind: &str, props: &[(&str, &str)], message: &str) -> String {
+    let props: Vec<String> = props
+        .iter()
+        .map(|(k, v)| format!("{k}={}", escape_property(v)))
+        .collect();
+    let sep = if props.is_empty() { "" } else { " " };
+    format!(
+        "::{kind}{sep}{}::{}\n",
+        props.join(","),
+        escape_data(message)
+    )
+}
+
+/// A message: `%`, CR and LF percent-encoded (GitHub's workflow command rules).
+pub fn escape_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A property value: as [`escape_data`], and `:` and `,` too.
+pub fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_escapes_percent_cr_lf_only() {
+        assert_eq!(escape_data("a%b\r\nc: d, e"), "a%25b%0D%0Ac: d, e");
+    }
+
+    #[test]
+    fn properties_also_escape_colon_and_comma() {
+        assert_eq!(escape_property("src/a,b:c%.cs"), "src/a%2Cb%3Ac%25.cs");
+    }
+
+    #[test]
+    fn a_command_without_properties_has_no_space() {
+        assert_eq!(command("warning", &[], "x\ny"), "::warning::x%0Ay\n");
+        assert_eq!(
+            command("notice", &[("file", "a.cs"), ("title", "t")], "m"),
+            "::notice file=a.cs,title=t::m\n"
+        );
+    }
+}

@@ -1,0 +1,249 @@
+//! `--format sarif`: a SARIF 2.1.0 log (OASIS) for code-scanning tools. One result per
+//! excess (level `error`) and per divergence (level `warning`); units the baseline
+//! tolerates pass silently and are left out, as in the gate. Each result carries a
+//! `partialFingerprints` entry computed from the unit's identity (path, unit, metric) so
+//! a finding is tracked across line shifts.
+
+use serde_json::{json, Value};
+
+use crate::commands::gate::GateReport;
+use crate::commands::measure::MeasureReport;
+use crate::judge::{Finding, Status};
+use crate::model::Metric;
+use crate::report::finding_detail;
+
+const SCHEMA: &str =
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+/// The `partialFingerprints` key; its value is [`fingerprint`].
+pub const FINGERPRINT_KEY: &str = "structgateUnit/v1";
+
+/// The SARIF log of a gate run: its excesses and divergences; not-judged reasons,
+/// skipped and left-out files as tool notifications.
+pub fn gate(report: &GateReport) -> String {
+    let findings: Vec<&Finding> = report.excesses.iter().chain(&report.divergences).collect();
+    let mut notes: Vec<Value> = report
+        .not_judged
+        .iter()
+        .map(|n| {
+            let text = format!("structure not judged: {}: {}", n.reason, n.detail);
+            notification("warning", &text, None)
+        })
+        .collect();
+    notes.extend(file_notes(&report.skipped, "skipped"));
+    notes.extend(file_notes(&report.left_out, "left out"));
+    let properties = json!({
+        "status": report.status.key(),
+        "base": report.base,
+        "judged_files": report.judged_files,
+    });
+    log(&findings, notes, properties)
+}
+
+/// The SARIF log of a `measure` run: every excess and divergence; skipped files as tool
+/// notifications.
+pub fn measure(report: &MeasureReport) -> String {
+    let findings: Vec<&Finding> = report
+        .findings
+        .iter()
+        .filter(|f| matches!(f.status, Status::Excess | Status::Divergence))
+        .collect();
+    let notes = file_notes(&report.skipped, "skipped").collect();
+    let properties = json!({"measured_files": report.files.len()});
+    log(&findings, notes, properties)
+}
+
+fn log(findings: &[&Finding], notes: Vec<Value>, properties: Value) -> String {
+    let results: Vec<Value> = findings.iter().map(|f| result(f)).collect();
+    let rules: Vec<Value> = Metric::ALL.iter().map(|m| rule(*m)).collect();
+    super::json_text(&json!({
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "structgate",
+                "version": env!("CARGO_PKG_VERSION"),
+                "semanticVersion": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "invocations": [{
+                "executionSuccessful": true,
+                "toolExecutionNotifications": notes,
+            }],
+            "results": results,
+            "properties": properties,
+        }],
+    }))
+}
+
+fn result(f: &Finding) -> Value {
+    let level = if f.status == Status::Excess {
+        "error"
+    } else {
+        "warning"
+    };
+    let mut location = location(&f.path, Some((f.start_line, f.end_line)));
+    if let Some(kind) = logical_kind(f.metric) {
+        location["logicalLocations"] = json!([{"fullyQualifiedName": f.unit, "kind": kind}]);
+    }
+    json!({
+        "ruleId": f.metric.key(),
+        "ruleIndex": Metric::ALL.iter().position(|m| *m == f.metric),
+        "level": level,
+        "message": {"text": format!("{}: {}", f.unit, finding_detail(f))},
+        "locations": [location],
+        "partialFingerprints": {FINGERPRINT_KEY: fingerprint(&f.path, &f.unit, f.metric)},
+        "properties": {
+            "unit": f.unit,
+            "metric": f.metric.key(),
+            "value": f.value,
+            "limit": f.limit,
+            "band": f.band,
+            "baseline": f.baseline,
+            "status": f.status.key(),
+        },
+    })
+}
+
+fn location(path: &str, lines: Option<(u32, u32)>) -> Value {
+    let mut physical = json!({"artifactLocation": {"uri": uri(path), "uriBaseId": "%SRCROOT%"}});
+    if let Some((start, end)) = lines {
+        physical["region"] = json!({"startLine": start.max(1), "endLine": end.max(start).max(1)});
+    }
+    json!({"physicalLocation": physical})
+}
+
+fn notification(level: &str, text: &str, path: Option<&str>) -> Value {
+    let mut note = json!({"level": level, "message": {"text": text}});
+    if let Some(path) = path {
+        note["locations"] = json!([location(path, None)]);
+    }
+    note
+}
+
+fn file_notes<'a>(list: &'a [(String, String)], what: &'a str) -> impl Iterator<Item = Value> + 'a {
+    list.iter().map(move |(path, reason)| {
+        notification("note", &format!("{what} {path}: {reason}"), Some(path))
+    })
+}
+
+/// The SARIF logical-location kind of a metric's unit; `None` for file-level metrics.
+fn logical_kind(metric: Metric) -> Option<&'static str> {
+    match metric {
+        Metric::FunctionLines => Some("function"),
+        Metric::TypeLines => Some("type"),
+        Metric::FileLines | Metric::TypesPerFile | Metric::FileBytes | Metric::LoadedBytes => None,
+    }
+}
+
+/// One rule per metric, with the help a reader of the finding needs.
+fn rule(metric: Metric) -> Value {
+    let (short, full) = rule_text(metric);
+    let help = format!(
+        "{full} Over the limit and within the band (the limit plus tolerance_percent) is a \
+         divergence: it passes and is listed. Past the band is an excess: it fails, unless \
+         structure-baseline.tsv tolerates the unit up to its recorded value. The limits live \
+         in the ## Limits section of the context's principles.md."
+    );
+    json!({
+        "id": metric.key(),
+        "shortDescription": {"text": short},
+        "fullDescription": {"text": full},
+        "help": {"text": help},
+        "defaultConfiguration": {"level": "error"},
+        "properties": {"tags": ["maintainability", "size"]},
+    })
+}
+
+fn rule_text(metric: Metric) -> (&'static str, &'static str) {
+    match metric {
+        Metric::FileLines => (
+            "A file past its line limit",
+            "file_lines limits the lines of one file. Split the file by responsibility.",
+        ),
+        Metric::FunctionLines => (
+            "A function past its line limit",
+            "function_lines limits the lines of one function, method, constructor, operator, \
+             property, indexer or local function, from its first line (attributes included) \
+             to its last. Extract smaller functions.",
+        ),
+        Metric::TypeLines => (
+            "A type past its line limit",
+            "type_lines limits the lines of one class, struct, interface, record, enum, union, \
+             trait or Rust impl block. Split the type or move behaviour out of it.",
+        ),
+        Metric::FileBytes => (
+            "A file past its byte budget",
+            "file_bytes limits the bytes of one file, LF-normalised (a BOM removed, CRLF \
+             counted as one byte). Move prose or code out of the file.",
+        ),
+        Metric::LoadedBytes => (
+            "A Markdown document loading past its byte budget",
+            "loaded_bytes limits the bytes a Markdown document loads: its own plus every file \
+             it imports eagerly with @path, up to 5 hops. Put detail behind a link that is \
+             read only when needed instead of an eager import.",
+        ),
+        Metric::TypesPerFile => (
+            "A file declaring too many types",
+            "types_per_file limits how many types one file declares, nested ones included, \
+             impl blocks not. Move types to files of their own.",
+        ),
+    }
+}
+
+/// A stable identity for a finding: FNV-1a (64-bit) over path, unit and metric joined
+/// by NUL, as 16 lowercase hex digits. Line numbers take no part, so a unit keeps its
+/// fingerprint when code above it moves.
+pub fn fingerprint(path: &str, unit: &str, metric: Metric) -> String {
+    let key = [path, unit, metric.key()].join("\0");
+    format!("{:016x}", fnv1a64(key.as_bytes()))
+}
+
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in bytes {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+/// A repository-relative path as a relative URI reference: `/` kept, unreserved and
+/// most sub-delimiter characters kept, every other byte percent-encoded.
+pub fn uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' => out.push(char::from(byte)),
+            b'-' | b'.' | b'_' | b'~' | b'/' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' => {
+                out.push(char::from(byte))
+            }
+            b'*' | b'+' | b',' | b';' | b'=' | b'@' => out.push(char::from(byte)),
+            other => out.push_str(&format!("%{other:02X}")),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uri_keeps_slashes_and_encodes_spaces_colons_and_non_ascii() {
+        assert_eq!(uri("src/A b/C.cs"), "src/A%20b/C.cs");
+        assert_eq!(uri("a:b/ü.rs"), "a%3Ab/%C3%BC.rs");
+        assert_eq!(uri("x/#y%.cs"), "x/%23y%25.cs");
+    }
+
+    #[test]
+    fn fingerprint_is_fnv1a_of_the_identity() {
+        // Published FNV-1a 64 test vectors.
+        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
+        let a = fingerprint("src/A.cs", "A.Run", Metric::FunctionLines);
+        assert_eq!(a, fingerprint("src/A.cs", "A.Run", Metric::FunctionLines));
+        assert_ne!(a, fingerprint("src/A.cs", "A.Run", Metric::TypeLines));
+        assert_ne!(a, fingerprint("src/A.cs", "A.Ru", Metric::FunctionLines));
+    }
+}

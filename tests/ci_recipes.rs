@@ -1,0 +1,180 @@
+//! The README's integration recipes, run the way CI runs them: a clone of an `origin`
+//! repository, shallow or full, judged against `origin/main`; the pre-commit hook
+//! definition; this repository's own `.gitattributes`.
+
+mod common;
+
+use std::path::Path;
+
+use common::{cs_class, principles, Scenario};
+
+const CONTEXT: &str = "meta:\n  name: inventory\nsources:\n  - src\n";
+
+/// An `origin` repository: `main` with a context and baseline, moved on after branch
+/// `feature` was cut; `feature` grows `Small.Run` to 13 lines (an excess, lines 3-15).
+fn origin() -> Scenario {
+    let s = Scenario::git();
+    s.write("context.yaml", CONTEXT);
+    s.write("principles.md", &principles("function_lines: 10\n"));
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
+    assert_eq!(s.run(&["baseline", "init"]).code, 0);
+    s.commit("base");
+    s.git_ok(&["checkout", "-q", "-b", "feature"]);
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]));
+    s.commit("grow");
+    s.git_ok(&["checkout", "-q", "main"]);
+    s.write("README.md", "moved on\n");
+    s.commit("main moves on");
+    s
+}
+
+/// `git clone ARGS origin clone` inside `origin`'s temp dir; returns the clone's path.
+fn clone(origin: &Scenario, args: &[&str]) -> std::path::PathBuf {
+    let url = format!("file://{}", origin.path().display());
+    let target = origin.abs("clone");
+    let mut all = vec!["clone", "-q"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&[url.as_str(), target.to_str().expect("utf-8 path")]);
+    origin.git_ok(&all);
+    target
+}
+
+fn git_in(s: &Scenario, dir: &Path, args: &[&str]) -> String {
+    let mut all = vec!["-C", dir.to_str().expect("utf-8 path")];
+    all.extend_from_slice(args);
+    s.git_ok(&all)
+}
+
+#[test]
+fn a_shallow_clone_says_why_it_is_not_judged_and_how_to_fix_it() {
+    let s = origin();
+    let dir = clone(&s, &["--depth", "1", "--branch", "feature"]);
+    let run = s.run_in(&dir, &["gate"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "structure not judged: no comparable base: no merge-base of HEAD with origin/HEAD, \
+         origin/main, origin/master, main, master in this shallow clone: fetch the base \
+         branch and the history down to the merge-base (`git fetch --unshallow origin \
+         main:refs/remotes/origin/main`; in GitHub Actions, `fetch-depth: 0` in \
+         actions/checkout)\n"
+    );
+    let required = s.run_in(&dir, &["gate", "--require-judged"]);
+    assert_eq!(required.code, 1);
+    // The fix the message names works.
+    git_in(
+        &s,
+        &dir,
+        &[
+            "fetch",
+            "-q",
+            "--unshallow",
+            "origin",
+            "main:refs/remotes/origin/main",
+        ],
+    );
+    let judged = s.run_in(&dir, &["gate"]);
+    assert_eq!(judged.code, 1, "{judged:?}");
+    assert_eq!(
+        judged.stdout.lines().nth(2),
+        Some("src/Small.cs Small.Run: function_lines 13 > 10 (band 10)")
+    );
+}
+
+#[test]
+fn a_shallow_clone_with_an_explicit_base_names_that_branch() {
+    let s = origin();
+    let dir = clone(&s, &["--depth", "1", "--branch", "feature"]);
+    let run = s.run_in(&dir, &["gate", "--base", "origin/develop"]);
+    assert!(
+        run.stdout.ends_with(
+            "(`git fetch --unshallow origin develop:refs/remotes/origin/develop`; in GitHub \
+             Actions, `fetch-depth: 0` in actions/checkout)\n"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+/// The GitHub Actions job: a full clone (`fetch-depth: 0`) of the pull request's branch,
+/// then `structgate gate --base origin/${{ github.base_ref }} --format github`.
+#[test]
+fn the_github_actions_job_annotates_the_pull_request() {
+    let s = origin();
+    let dir = clone(&s, &["--branch", "feature"]);
+    let run = s.run_in(
+        &dir,
+        &["gate", "--base", "origin/main", "--format", "github"],
+    );
+    assert_eq!(run.code, 1, "{run:?}");
+    let base = git_in(&s, &dir, &["merge-base", "HEAD", "origin/main"]);
+    assert_eq!(
+        run.stdout,
+        format!(
+            "::error file=src/Small.cs,line=3,endLine=15,title=function_lines past the band::\
+             Small.Run: function_lines 13 > 10 (band 10)\n\
+             base {} (merge-base of HEAD and origin/main)\n\
+             structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band\n",
+            base.trim()
+        )
+    );
+}
+
+/// A workflow engine: `--start` as the fallback base, one JSON object, the exit code.
+#[test]
+fn a_workflow_engine_reads_json_and_the_exit_code() {
+    let s = origin();
+    s.git_ok(&["checkout", "-q", "feature"]);
+    let start = s.git_ok(&["rev-parse", "HEAD"]);
+    let clean = s.run(&[
+        "gate",
+        "--base",
+        "nowhere",
+        "--start",
+        start.trim(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(clean.code, 0, "{clean:?}");
+    let v: serde_json::Value = serde_json::from_str(&clean.stdout).expect("json");
+    assert_eq!(v["status"], "passed");
+    assert_eq!(v["base"], start.trim());
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 14)]));
+    let grown = s.run(&[
+        "gate",
+        "--base",
+        "nowhere",
+        "--start",
+        start.trim(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(grown.code, 1, "{grown:?}");
+    let v: serde_json::Value = serde_json::from_str(&grown.stdout).expect("json");
+    assert_eq!(v["status"], "failed");
+    assert_eq!(v["excesses"][0]["value"], 14);
+}
+
+#[test]
+fn the_pre_commit_hook_runs_the_gate_without_file_names() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/.pre-commit-hooks.yaml");
+    let text = std::fs::read_to_string(path).expect(".pre-commit-hooks.yaml");
+    let hooks: serde_yaml::Value = serde_yaml::from_str(&text).expect("YAML");
+    let hook = &hooks[0];
+    assert_eq!(hook["id"].as_str(), Some("structgate-gate"));
+    assert_eq!(hook["entry"].as_str(), Some("structgate gate"));
+    assert_eq!(hook["language"].as_str(), Some("rust"));
+    assert_eq!(hook["pass_filenames"].as_bool(), Some(false));
+    assert_eq!(hooks.as_sequence().map(Vec::len), Some(1));
+}
+
+#[test]
+fn this_repository_merges_its_baseline_with_structgate() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/.gitattributes");
+    let text = std::fs::read_to_string(path).expect(".gitattributes");
+    assert!(
+        text.lines()
+            .any(|l| l == "structure-baseline.tsv merge=structgate"),
+        "{text}"
+    );
+}

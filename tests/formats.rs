@@ -1,0 +1,391 @@
+//! `--format sarif` and `--format github` for `gate` and `measure`, pinned byte for byte
+//! or value for value; every SARIF log is validated against the official SARIF 2.1.0
+//! JSON schema (`fixtures/sarif/sarif-schema-2.1.0.json`).
+
+mod common;
+
+use common::{cs_class, principles, Scenario};
+use serde_json::{json, Value};
+
+const CONTEXT: &str = "meta:\n  name: inventory\nsources:\n  - src\n";
+
+/// `main`: one context (function_lines 10, band 12), the old excess `Big.Old` (20 lines)
+/// in the baseline. HEAD is branch `feature`, where `Small.Run` grew to 13 lines (an
+/// excess, lines 3-15) and the new `Mid.Go` has 11 (a divergence, lines 3-13).
+fn repo() -> Scenario {
+    let s = Scenario::git();
+    s.write("context.yaml", CONTEXT);
+    s.write(
+        "principles.md",
+        &principles("function_lines: 10\ntolerance_percent: 20\n"),
+    );
+    s.write("src/Big.cs", &cs_class("Big", &[("Old", 20)]));
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
+    assert_eq!(s.run(&["baseline", "init"]).code, 0);
+    s.commit("base");
+    s.git_ok(&["checkout", "-q", "-b", "feature"]);
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]));
+    s.write("src/Mid.cs", &cs_class("Mid", &[("Go", 11)]));
+    s
+}
+
+fn main_sha(s: &Scenario) -> String {
+    s.git_ok(&["rev-parse", "main"]).trim().to_string()
+}
+
+/// FNV-1a (64-bit) of path, unit and metric joined by NUL: the documented fingerprint.
+fn fingerprint(path: &str, unit: &str, metric: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in format!("{path}\0{unit}\0{metric}").bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+/// The official schema's complaints about a SARIF log, one line each.
+fn schema_errors(log: &Value) -> Vec<String> {
+    let schema_path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/sarif/sarif-schema-2.1.0.json"
+    );
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(schema_path).expect("schema")).expect("json");
+    let validator = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft4)
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("the SARIF schema compiles");
+    validator
+        .iter_errors(log)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect()
+}
+
+/// Parses a SARIF log and checks it against the official schema; returns the log.
+fn valid_sarif(text: &str) -> Value {
+    let log: Value = serde_json::from_str(text).expect("SARIF is JSON");
+    assert_eq!(schema_errors(&log), Vec::<String>::new(), "{text}");
+    log
+}
+
+fn sarif_result(
+    level: &str,
+    path: &str,
+    unit: &str,
+    lines: (u32, u32),
+    values: (u64, u64, u64),
+    status: &str,
+) -> Value {
+    let (value, limit, band) = values;
+    json!({
+        "ruleId": "function_lines",
+        "ruleIndex": 2,
+        "level": level,
+        "message": {"text": format!("{unit}: function_lines {value} > {limit} (band {band})")},
+        "locations": [{
+            "physicalLocation": {
+                "artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": lines.0, "endLine": lines.1},
+            },
+            "logicalLocations": [{"fullyQualifiedName": unit, "kind": "function"}],
+        }],
+        "partialFingerprints": {"structgateUnit/v1": fingerprint(path, unit, "function_lines")},
+        "properties": {
+            "unit": unit, "metric": "function_lines", "value": value, "limit": limit,
+            "band": band, "baseline": null, "status": status,
+        },
+    })
+}
+
+#[test]
+fn gate_github_annotates_each_excess_and_divergence() {
+    let s = repo();
+    let run = s.run(&["gate", "--format", "github"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        format!(
+            "::error file=src/Small.cs,line=3,endLine=15,title=function_lines past the band::\
+             Small.Run: function_lines 13 > 10 (band 12)\n\
+             ::warning file=src/Mid.cs,line=3,endLine=13,title=function_lines within tolerance::\
+             Mid.Go: function_lines 11 > 10 (band 12)\n\
+             base {} (merge-base of HEAD and main)\n\
+             structure judged 2 file(s) in 1 context(s): 1 excess(es) past the band\n",
+            main_sha(&s)
+        )
+    );
+}
+
+#[test]
+fn gate_github_escapes_properties_and_data() {
+    let s = repo();
+    s.git_ok(&["checkout", "-q", "--", "src/Small.cs"]);
+    s.remove("src/Mid.cs");
+    s.write("src/50%: a,b.cs", &cs_class("Odd", &[("Go", 14)]));
+    s.write("src/Tests/ATests.cs", &cs_class("ATests", &[("Go", 40)]));
+    let run = s.run(&["gate", "--format", "github"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        format!(
+            "::error file=src/50%25%3A a%2Cb.cs,line=3,endLine=16,title=function_lines past the \
+             band::Odd.Go: function_lines 14 > 10 (band 12)\n\
+             ::notice file=src/Tests/ATests.cs,title=left out::test directory \"Tests\"\n\
+             base {} (merge-base of HEAD and main)\n\
+             structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band\n",
+            main_sha(&s)
+        )
+    );
+}
+
+#[test]
+fn gate_github_passing_run_prints_the_plain_summary_only() {
+    let s = repo();
+    s.git_ok(&["checkout", "-q", "--", "src/Small.cs"]);
+    s.remove("src/Mid.cs");
+    let run = s.run(&["gate", "--format", "github"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        format!(
+            "base {} (merge-base of HEAD and main)\n\
+             structure judged 0 file(s) in 1 context(s), within their Limits\n",
+            main_sha(&s)
+        )
+    );
+}
+
+#[test]
+fn gate_github_not_judged_is_a_warning() {
+    let s = repo();
+    let run = s.run(&["gate", "--format", "github", "--base", "nowhere"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "::warning title=structure not judged::no comparable base: no merge-base of HEAD with nowhere\n"
+    );
+}
+
+#[test]
+fn gate_sarif_is_valid_with_one_result_per_finding() {
+    let s = repo();
+    let run = s.run(&["gate", "--format", "sarif"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let log = valid_sarif(&run.stdout);
+    assert_eq!(log["version"], "2.1.0");
+    let sarif_run = &log["runs"][0];
+    assert_eq!(
+        sarif_run["results"],
+        json!([
+            sarif_result(
+                "error",
+                "src/Small.cs",
+                "Small.Run",
+                (3, 15),
+                (13, 10, 12),
+                "excess"
+            ),
+            sarif_result(
+                "warning",
+                "src/Mid.cs",
+                "Mid.Go",
+                (3, 13),
+                (11, 10, 12),
+                "divergence"
+            ),
+        ])
+    );
+    assert_eq!(
+        sarif_run["properties"],
+        json!({"status": "failed", "base": main_sha(&s), "judged_files": 2})
+    );
+    assert_eq!(
+        sarif_run["invocations"],
+        json!([{"executionSuccessful": true, "toolExecutionNotifications": []}])
+    );
+}
+
+#[test]
+fn sarif_rules_name_every_metric_with_help() {
+    let s = repo();
+    let log = valid_sarif(&s.run(&["gate", "--format", "sarif"]).stdout);
+    let driver = &log["runs"][0]["tool"]["driver"];
+    assert_eq!(driver["name"], "structgate");
+    assert_eq!(driver["version"], env!("CARGO_PKG_VERSION"));
+    let rules = driver["rules"].as_array().expect("rules");
+    let ids: Vec<&str> = rules.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        ids,
+        [
+            "file_bytes",
+            "file_lines",
+            "function_lines",
+            "loaded_bytes",
+            "type_lines",
+            "types_per_file"
+        ]
+    );
+    let help = rules[2]["help"]["text"].as_str().expect("help text");
+    assert!(
+        help.starts_with("function_lines limits the lines of one function, method,"),
+        "{help}"
+    );
+    assert!(
+        help.contains("structure-baseline.tsv tolerates the unit"),
+        "{help}"
+    );
+    assert_eq!(
+        rules[2]["shortDescription"]["text"],
+        "A function past its line limit"
+    );
+}
+
+#[test]
+fn sarif_fingerprint_survives_a_line_shift() {
+    let s = repo();
+    s.remove("src/Mid.cs");
+    let before = valid_sarif(&s.run(&["gate", "--format", "sarif"]).stdout);
+    let grown = cs_class("Small", &[("Run", 13)]);
+    s.write("src/Small.cs", &format!("// a comment\n\n{grown}"));
+    let after = valid_sarif(&s.run(&["gate", "--format", "sarif"]).stdout);
+    let (b, a) = (
+        &before["runs"][0]["results"][0],
+        &after["runs"][0]["results"][0],
+    );
+    assert_eq!(
+        b["locations"][0]["physicalLocation"]["region"]["startLine"],
+        3
+    );
+    assert_eq!(
+        a["locations"][0]["physicalLocation"]["region"]["startLine"],
+        5
+    );
+    assert_eq!(b["partialFingerprints"], a["partialFingerprints"]);
+}
+
+#[test]
+fn gate_sarif_not_judged_has_no_results_and_says_why() {
+    let s = repo();
+    let run = s.run(&["gate", "--format", "sarif", "--base", "nowhere"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let log = valid_sarif(&run.stdout);
+    let sarif_run = &log["runs"][0];
+    assert_eq!(sarif_run["results"], json!([]));
+    assert_eq!(
+        sarif_run["invocations"][0]["toolExecutionNotifications"],
+        json!([{"level": "warning", "message": {
+            "text": "structure not judged: no comparable base: no merge-base of HEAD with nowhere"}}])
+    );
+    assert_eq!(
+        sarif_run["properties"],
+        json!({"status": "not_judged", "base": null, "judged_files": 0})
+    );
+}
+
+#[test]
+fn gate_sarif_lists_left_out_and_skipped_files_as_notes() {
+    let s = repo();
+    s.write("src/Tests/ATests.cs", &cs_class("ATests", &[("Go", 40)]));
+    s.write_bytes("src/Latin1.cs", b"class Caf\xe9 {}\n");
+    let log = valid_sarif(&s.run(&["gate", "--format", "sarif"]).stdout);
+    let note = |text: &str, uri: &str| {
+        json!({"level": "note", "message": {"text": text}, "locations": [{"physicalLocation":
+            {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"}}}]})
+    };
+    assert_eq!(
+        log["runs"][0]["invocations"][0]["toolExecutionNotifications"],
+        json!([
+            note("skipped src/Latin1.cs: not UTF-8", "src/Latin1.cs"),
+            note(
+                "left out src/Tests/ATests.cs: test directory \"Tests\"",
+                "src/Tests/ATests.cs"
+            ),
+        ])
+    );
+}
+
+#[test]
+fn measure_sarif_check_fails_on_an_excess_and_leaves_tolerated_units_out() {
+    let s = repo();
+    let run = s.run(&["measure", "--check", "--format", "sarif", "src"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let log = valid_sarif(&run.stdout);
+    // Big.Old (20 lines) is tolerated by the baseline: no result.
+    assert_eq!(
+        log["runs"][0]["results"],
+        json!([
+            sarif_result(
+                "warning",
+                "src/Mid.cs",
+                "Mid.Go",
+                (3, 13),
+                (11, 10, 12),
+                "divergence"
+            ),
+            sarif_result(
+                "error",
+                "src/Small.cs",
+                "Small.Run",
+                (3, 15),
+                (13, 10, 12),
+                "excess"
+            ),
+        ])
+    );
+    assert_eq!(log["runs"][0]["properties"], json!({"measured_files": 3}));
+}
+
+#[test]
+fn measure_sarif_without_check_exits_zero_with_the_same_results() {
+    let s = repo();
+    let run = s.run(&["measure", "--format", "sarif", "src"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let log = valid_sarif(&run.stdout);
+    assert_eq!(log["runs"][0]["results"].as_array().map(Vec::len), Some(2));
+}
+
+#[test]
+fn measure_sarif_uri_is_percent_encoded() {
+    let s = repo();
+    s.write("src/a b/Ü.cs", &cs_class("U", &[("Go", 14)]));
+    let log = valid_sarif(&s.run(&["measure", "--format", "sarif", "src/a b"]).stdout);
+    let location = &log["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+    assert_eq!(location["artifactLocation"]["uri"], "src/a%20b/%C3%9C.cs");
+}
+
+#[test]
+fn measure_github_annotates_and_ends_with_the_summary() {
+    let s = repo();
+    let run = s.run(&["measure", "--check", "--format", "github", "src"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "::warning file=src/Mid.cs,line=3,endLine=13,title=function_lines within tolerance::\
+         Mid.Go: function_lines 11 > 10 (band 12)\n\
+         ::error file=src/Small.cs,line=3,endLine=15,title=function_lines past the band::\
+         Small.Run: function_lines 13 > 10 (band 12)\n\
+         measured 3 file(s): 3 function(s), 3 type(s); 1 excess(es) past the band, \
+         1 divergence(s) within tolerance, 1 tolerated by the baseline\n"
+    );
+}
+
+#[test]
+fn the_schema_check_catches_a_broken_log() {
+    let s = repo();
+    let mut log: Value =
+        serde_json::from_str(&s.run(&["gate", "--format", "sarif"]).stdout).expect("json");
+    log["runs"][0]["results"][0]["level"] = json!("fatal");
+    log["runs"][0]["results"][1]["locations"][0]["physicalLocation"]["region"]["startLine"] =
+        json!(0);
+    let errors = schema_errors(&log);
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(
+        errors[0].ends_with("at /runs/0/results/0/level"),
+        "{errors:?}"
+    );
+    assert!(
+        errors[1].ends_with("at /runs/0/results/1/locations/0/physicalLocation/region/startLine"),
+        "{errors:?}"
+    );
+}
