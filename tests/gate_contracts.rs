@@ -181,3 +181,29 @@ fn the_pr_summary_lists_contract_findings() {
          - missing-contract docs/new: no README.md (governed by docs/README.md)\n"
     );
 }
+
+#[test]
+fn contract_findings_show_in_github_and_sarif_output() {
+    let s = repo();
+    s.write("docs/guides/deploy/one.md", "x\n");
+    let run = s.run(&["gate", "--format", "github"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stdout.starts_with(
+            "::error file=docs/guides/deploy,title=missing-contract::missing-contract \
+             docs/guides/deploy: no README.md (governed by docs/README.md)\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    let run = s.run(&["gate", "--format", "sarif"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let log: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let result = &log["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "missing-contract");
+    assert_eq!(result["level"], "error");
+    assert_eq!(
+        result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "docs/guides/deploy"
+    );
+}

@@ -15,6 +15,9 @@ pub fn gate(report: &GateReport) -> String {
     for f in report.excesses.iter().chain(&report.divergences) {
         out.push_str(&finding(f));
     }
+    for f in &report.contract_findings {
+        out.push_str(&contract_finding(f));
+    }
     for n in &report.not_judged {
         let message = format!("{}: {}", n.reason, n.detail);
         out.push_str(&command(
@@ -79,6 +82,14 @@ fn file_notices(list: &[(String, String)], title: &str) -> String {
 }
 
 /// One workflow command line: `::KIND k=v,k=v::MESSAGE`.
+/// `::error file=docs/x/README.md,title=missing-contract::…` for a directory contract
+/// finding (SPEC §9); a directory without a README.md names the directory.
+fn contract_finding(f: &crate::contracts::Finding) -> String {
+    let file = f.contract.clone().unwrap_or_else(|| f.directory.clone());
+    let line = super::contracts::finding_line(f);
+    command("error", &[("file", &file), ("title", f.class.key())], &line)
+}
+
 fn command(kind: &str, props: &[(&str, &str)], message: &str) -> String {
     let props: Vec<String> = props
         .iter()

@@ -36,7 +36,34 @@ pub fn gate(report: &GateReport) -> String {
         "base": report.base,
         "judged_files": report.judged_files,
     });
-    log(&findings, notes, properties)
+    let mut log = log(&findings, notes, properties);
+    if !report.contract_findings.is_empty() {
+        log = with_contract_results(&log, &report.contract_findings);
+    }
+    log
+}
+
+/// Adds one `error` result per directory contract finding (SPEC §9), its rule id the
+/// finding's class, located at the directory's README.md (or the directory).
+fn with_contract_results(log: &str, findings: &[crate::contracts::Finding]) -> String {
+    let Ok(mut value) = serde_json::from_str::<Value>(log) else {
+        return log.to_string();
+    };
+    let results = findings.iter().map(|f| {
+        let uri = f.contract.clone().unwrap_or_else(|| f.directory.clone());
+        json!({
+            "ruleId": f.class.key(),
+            "level": "error",
+            "message": {"text": super::contracts::finding_line(f)},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"}}}],
+            "properties": {"directory": f.directory, "governed_by": f.governed_by},
+        })
+    });
+    if let Some(list) = value["runs"][0]["results"].as_array_mut() {
+        list.extend(results);
+    }
+    super::json_text(&value)
 }
 
 /// The SARIF log of a `measure` run: every excess and divergence; skipped files as tool
