@@ -1,3 +1,4 @@
+#![allow(dead_code)] // each fuzz target uses one check
 //! What each fuzz target asserts about one input. Shared by the fuzz targets
 //! (`fuzz/fuzz_targets/*.rs`) and by `tests/fuzz_regressions.rs`, which feeds every file
 //! in `fuzz/regressions/TARGET/` through the same check in the normal `cargo test`.
@@ -13,8 +14,11 @@ use structgate::measure::{self, Options};
 use structgate::model::{FileOutcome, Metric};
 use structgate::source::MemorySource;
 
+/// What a fuzz target asserts about one input.
+pub type Check = fn(&[u8]);
+
 /// The fuzz targets, by the name of their directory under `fuzz/regressions/`.
-pub const TARGETS: [(&str, fn(&[u8])); 5] = [
+pub const TARGETS: [(&str, Check); 5] = [
     ("limits", limits),
     ("context", context),
     ("baseline", baseline),
@@ -26,13 +30,15 @@ pub const TARGETS: [(&str, fn(&[u8])); 5] = [
 /// positive number whose band is at least the limit.
 pub fn limits(data: &[u8]) {
     let mut source = MemorySource::default();
-    source.files.insert("principles.md".to_string(), data.to_vec());
+    source
+        .files
+        .insert("principles.md".to_string(), data.to_vec());
     match limits::read(&source, "principles.md") {
         Ok(Some(read)) => {
             for metric in Metric::ALL {
-                if let Some(limit) = read.limits.limit(*metric) {
+                if let Some(limit) = read.limits.limit(metric) {
                     assert!(limit > 0, "limit {metric:?} = 0");
-                    assert!(read.limits.band(*metric) >= Some(limit), "band below limit");
+                    assert!(read.limits.band(metric) >= Some(limit), "band below limit");
                 }
             }
             for unknown in &read.unknown_keys {
@@ -66,7 +72,11 @@ pub fn context(data: &[u8]) {
                     assert_clean_relative(dir);
                 }
                 for dir in &context.owned {
-                    let probe = if dir.is_empty() { "x.rs".to_string() } else { format!("{dir}/x.rs") };
+                    let probe = if dir.is_empty() {
+                        "x.rs".to_string()
+                    } else {
+                        format!("{dir}/x.rs")
+                    };
                     assert!(contexts.owner(&probe).is_some(), "nobody owns {probe}");
                 }
             }
@@ -88,11 +98,19 @@ pub fn baseline(data: &[u8]) {
     match tsv::parse(data, "b.tsv") {
         Ok(parsed) => {
             let written = tsv::render(&parsed.baseline);
-            let again = tsv::parse(written.as_bytes(), "b.tsv")
-                .unwrap_or_else(|e| panic!("a rendered baseline does not read back: {e}\n{written}"));
-            assert_eq!(again.baseline, parsed.baseline, "round trip changed the baseline");
+            let again = tsv::parse(written.as_bytes(), "b.tsv").unwrap_or_else(|e| {
+                panic!("a rendered baseline does not read back: {e}\n{written}")
+            });
+            assert_eq!(
+                again.baseline, parsed.baseline,
+                "round trip changed the baseline"
+            );
             assert!(again.warnings.is_empty(), "{:?}", again.warnings);
-            assert_eq!(tsv::render(&again.baseline), written, "rendering is not canonical");
+            assert_eq!(
+                tsv::render(&again.baseline),
+                written,
+                "rendering is not canonical"
+            );
         }
         Err(error) => {
             assert!(error.to_string().starts_with("b.tsv:"), "{error}");
@@ -127,8 +145,14 @@ fn measure_as(path: &str, data: &[u8]) {
         assert!(m.lines <= rows, "{} lines in {rows} rows", m.lines);
         for unit in &m.units {
             assert!(!unit.name.is_empty(), "a unit without a name: {unit:?}");
-            assert!(unit.start_line >= 1 && unit.start_line <= unit.end_line, "{unit:?}");
-            assert!(u64::from(unit.end_line) <= rows, "{unit:?} ends past row {rows}");
+            assert!(
+                unit.start_line >= 1 && unit.start_line <= unit.end_line,
+                "{unit:?}"
+            );
+            assert!(
+                u64::from(unit.end_line) <= rows,
+                "{unit:?} ends past row {rows}"
+            );
         }
     }
 }
@@ -141,6 +165,9 @@ fn assert_clean_relative(dir: &str) {
     assert!(!dir.starts_with('/'), "absolute owned dir {dir:?}");
     assert!(!dir.ends_with('/'), "owned dir {dir:?} ends in /");
     for part in dir.split('/').filter(|_| !dir.is_empty()) {
-        assert!(!matches!(part, "" | "." | ".."), "unclean owned dir {dir:?}");
+        assert!(
+            !matches!(part, "" | "." | ".."),
+            "unclean owned dir {dir:?}"
+        );
     }
 }

@@ -194,10 +194,15 @@ impl FileMeasure {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SkipReason {
     NotUtf8,
-    TooLarge { size: u64, max: u64 },
+    TooLarge {
+        size: u64,
+        max: u64,
+    },
     Unreadable(String),
     /// The parse ran past `--parse-timeout`.
-    ParseTimeout { timeout: std::time::Duration },
+    ParseTimeout {
+        timeout: std::time::Duration,
+    },
     /// Holds a NUL byte: binary, or UTF-16 without a byte order mark.
     Binary,
     /// The file's unit names add up to more than the measurer keeps (hostile nesting).

@@ -85,7 +85,11 @@ fn a_refresh_killed_at_any_moment_leaves_the_old_file_or_the_new_one() {
         let delay = if trial == 0 { 0 } else { 250 << (trial - 1) };
         kill_after_temp_appears(&s, Duration::from_micros(delay));
         let now = s.read("structure-baseline.tsv");
-        assert!(now == old || now == new, "trial {trial}: a mix of {} bytes", now.len());
+        assert!(
+            now == old || now == new,
+            "trial {trial}: a mix of {} bytes",
+            now.len()
+        );
         if now == old {
             saw_old += 1;
         } else {
@@ -94,15 +98,24 @@ fn a_refresh_killed_at_any_moment_leaves_the_old_file_or_the_new_one() {
         left.extend(temp_files(&s));
         // Moved aside, so the next trial waits for its own temp file.
         for temp in temp_files(&s) {
-            std::fs::rename(s.abs(&temp), s.abs(&temp.replacen(".structure", ".left.structure", 1)))
-                .expect("move aside");
+            std::fs::rename(
+                s.abs(&temp),
+                s.abs(&temp.replacen(".structure", ".left.structure", 1)),
+            )
+            .expect("move aside");
         }
     }
     for temp in &left {
-        std::fs::rename(s.abs(&temp.replacen(".structure", ".left.structure", 1)), s.abs(temp))
-            .expect("move back");
+        std::fs::rename(
+            s.abs(&temp.replacen(".structure", ".left.structure", 1)),
+            s.abs(temp),
+        )
+        .expect("move back");
     }
-    eprintln!("kills: {saw_old} left the old file, {saw_new} the new one; {} temp file(s) left", left.len());
+    eprintln!(
+        "kills: {saw_old} left the old file, {saw_new} the new one; {} temp file(s) left",
+        left.len()
+    );
     assert!(!left.is_empty(), "no kill landed inside the write");
     // The next write removes what the killed runs left, and says so.
     s.write("structure-baseline.tsv", &old);
@@ -120,8 +133,15 @@ fn a_refresh_killed_at_any_moment_leaves_the_old_file_or_the_new_one() {
 #[test]
 fn temp_files_of_killed_runs_are_ignored_by_every_reader() {
     let (s, old, _new) = scenario();
-    s.write(".structure-baseline.tsv.tmp.999999999.0", "<<<<<<< not a baseline\n");
-    for args in [&["measure", "--check"][..], &["limits"], &["baseline", "refresh", "--check"]] {
+    s.write(
+        ".structure-baseline.tsv.tmp.999999999.0",
+        "<<<<<<< not a baseline\n",
+    );
+    for args in [
+        &["measure", "--check"][..],
+        &["limits"],
+        &["baseline", "refresh", "--check"],
+    ] {
         let run = s.run(args);
         assert_ne!(run.code, 2, "{args:?}: {run:?}");
         assert!(!run.stderr.contains("tmp"), "{args:?}: {run:?}");

@@ -25,5 +25,8 @@ fn every_regression_input_passes_its_targets_check() {
             seen += 1;
         }
     }
-    assert!(seen >= checks::TARGETS.len(), "only {seen} regression inputs");
+    assert!(
+        seen >= checks::TARGETS.len(),
+        "only {seen} regression inputs"
+    );
 }

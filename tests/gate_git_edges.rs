@@ -11,8 +11,14 @@ use common::{cs_class, principles, Scenario};
 /// `Big.Old` at 20 lines, and `src/Small.cs`; HEAD is `feature`, cut from `main`.
 fn repo() -> Scenario {
     let s = Scenario::git();
-    s.write("context.yaml", "meta:\n  name: inventory\nsources:\n  - src\n");
-    s.write("principles.md", &principles("function_lines: 10\ntolerance_percent: 20\n"));
+    s.write(
+        "context.yaml",
+        "meta:\n  name: inventory\nsources:\n  - src\n",
+    );
+    s.write(
+        "principles.md",
+        &principles("function_lines: 10\ntolerance_percent: 20\n"),
+    );
     s.write("src/Big.cs", &cs_class("Big", &[("Old", 20)]));
     s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
     assert_eq!(s.run(&["baseline", "init"]).code, 0);
@@ -38,7 +44,10 @@ fn unborn_head_is_not_judged_and_require_judged_fails() {
     s.write("context.yaml", "");
     let run = s.run(&["gate"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stdout, "structure not judged: no comparable base: HEAD has no commit yet\n");
+    assert_eq!(
+        run.stdout,
+        "structure not judged: no comparable base: HEAD has no commit yet\n"
+    );
     assert_eq!(s.run(&["gate", "--require-judged"]).code, 1);
 }
 
@@ -51,7 +60,10 @@ fn a_detached_head_is_judged_against_its_merge_base() {
     let run = s.run(&["gate"]);
     assert_eq!(run.code, 1, "{run:?}");
     let main = s.git_ok(&["rev-parse", "main"]);
-    assert!(run.stdout.starts_with(&format!("base {} (merge-base of HEAD and main)\n", main.trim())));
+    assert!(run.stdout.starts_with(&format!(
+        "base {} (merge-base of HEAD and main)\n",
+        main.trim()
+    )));
     assert_eq!(verdict(&run.stdout)[1], EXCESS);
 }
 
@@ -67,7 +79,17 @@ fn a_shallow_clone_without_the_merge_base_is_not_judged_unless_started() {
     let url = format!("file://{}", s.path().display());
     let dest = clone.path().join("c");
     let dest_str = dest.to_str().expect("utf8");
-    s.git_ok(&["clone", "-q", "--depth", "1", "--no-single-branch", "--branch", "feature", &url, dest_str]);
+    s.git_ok(&[
+        "clone",
+        "-q",
+        "--depth",
+        "1",
+        "--no-single-branch",
+        "--branch",
+        "feature",
+        &url,
+        dest_str,
+    ]);
     let c = Scenario { dir: clone };
     let run = c.run_in(&dest, &["gate"]);
     assert_eq!(run.code, 0, "{run:?}");
@@ -81,7 +103,10 @@ fn a_shallow_clone_without_the_merge_base_is_not_judged_unless_started() {
     std::fs::write(dest.join("src/Small.cs"), cs_class("Small", &[("Run", 14)])).expect("write");
     let run = c.run_in(&dest, &["gate", "--start", "HEAD"]);
     assert_eq!(run.code, 1, "{run:?}");
-    assert_eq!(verdict(&run.stdout)[1], "src/Small.cs Small.Run: function_lines 14 > 10 (band 12)");
+    assert_eq!(
+        verdict(&run.stdout)[1],
+        "src/Small.cs Small.Run: function_lines 14 > 10 (band 12)"
+    );
 }
 
 #[test]
@@ -92,7 +117,13 @@ fn a_bare_repository_is_an_error() {
     s.git_ok(&["clone", "-q", "--bare", ".", dest.to_str().expect("utf8")]);
     let run = s.run(&["-C", dest.to_str().expect("utf8"), "gate"]);
     assert_eq!(run.code, 2, "{run:?}");
-    assert_eq!(run.stderr, format!("error: {}: a bare repository has no working tree to judge\n", dest.display()));
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: {}: a bare repository has no working tree to judge\n",
+            dest.display()
+        )
+    );
     assert_eq!(run.stdout, "");
 }
 
@@ -101,9 +132,20 @@ fn a_linked_worktree_is_judged_on_its_own_changes() {
     let s = repo();
     let other = tempfile::tempdir().expect("tmp");
     let wt = other.path().join("wt");
-    s.git_ok(&["worktree", "add", "-q", "-b", "linked", wt.to_str().expect("utf8"), "main"]);
+    s.git_ok(&[
+        "worktree",
+        "add",
+        "-q",
+        "-b",
+        "linked",
+        wt.to_str().expect("utf8"),
+        "main",
+    ]);
     let run = s.run_in(&wt, &["gate"]);
-    assert_eq!(verdict(&run.stdout), ["structure judged 0 file(s) in 1 context(s), within their Limits"]);
+    assert_eq!(
+        verdict(&run.stdout),
+        ["structure judged 0 file(s) in 1 context(s), within their Limits"]
+    );
     grow_small(&wt);
     let run = s.run_in(&wt, &["gate"]);
     assert_eq!(run.code, 1, "{run:?}");
@@ -119,7 +161,15 @@ fn a_submodule_is_not_descended_into_and_said_so() {
     inner.write("Huge.cs", &cs_class("Huge", &[("Run", 40)]));
     inner.commit("inner");
     let inner_path = inner.path().to_str().expect("utf8");
-    s.git_ok(&["-c", "protocol.file.allow=always", "submodule", "add", "-q", inner_path, "src/sub"]);
+    s.git_ok(&[
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        inner_path,
+        "src/sub",
+    ]);
     s.commit("add a submodule");
     let run = s.run(&["gate", "--format", "json"]);
     assert_eq!(run.code, 0, "{run:?}");
@@ -133,7 +183,12 @@ fn a_submodule_is_not_descended_into_and_said_so() {
     std::fs::write(s.abs("src/sub/Huge.cs"), cs_class("Huge", &[("Run", 80)])).expect("write");
     let run = s.run(&["gate"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert!(run.stdout.contains("skipped src/sub: submodule: not descended into"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("skipped src/sub: submodule: not descended into"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -147,11 +202,21 @@ fn a_sparse_checkout_judges_what_it_holds_and_not_what_it_left_out() {
     s.git_ok(&["sparse-checkout", "set", "--no-cone", "/*", "!/src/far/"]);
     assert!(!s.abs("src/far/Far.cs").exists());
     let run = s.run(&["gate"]);
-    assert_eq!(verdict(&run.stdout), ["structure judged 0 file(s) in 1 context(s), within their Limits"], "{run:?}");
+    assert_eq!(
+        verdict(&run.stdout),
+        ["structure judged 0 file(s) in 1 context(s), within their Limits"],
+        "{run:?}"
+    );
     grow_small(s.path());
     let run = s.run(&["gate"]);
     assert_eq!(run.code, 1, "{run:?}");
-    assert_eq!(verdict(&run.stdout), ["structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band", EXCESS]);
+    assert_eq!(
+        verdict(&run.stdout),
+        [
+            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
+            EXCESS
+        ]
+    );
 }
 
 #[test]
@@ -165,8 +230,14 @@ fn crlf_files_under_core_autocrlf_measure_as_their_lf_versions() {
     assert!(s.read("src/Small.cs").contains("\r\n"));
     let run = s.run(&["gate"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(verdict(&run.stdout), ["structure judged 0 file(s) in 1 context(s), within their Limits"]);
-    s.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]).replace('\n', "\r\n"));
+    assert_eq!(
+        verdict(&run.stdout),
+        ["structure judged 0 file(s) in 1 context(s), within their Limits"]
+    );
+    s.write(
+        "src/Small.cs",
+        &cs_class("Small", &[("Run", 13)]).replace('\n', "\r\n"),
+    );
     let run = s.run(&["gate"]);
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(verdict(&run.stdout)[1], EXCESS);
@@ -201,7 +272,10 @@ fn a_missing_or_corrupt_object_is_an_error_naming_the_file_commit_and_object() {
     assert_eq!(run.code, 2, "{run:?}");
     assert_eq!(
         run.stderr,
-        format!("error: reading src/Small.cs at commit {}: An object with id {id} could not be found\n", base(&s))
+        format!(
+            "error: reading src/Small.cs at commit {}: An object with id {id} could not be found\n",
+            base(&s)
+        )
     );
     // The base's context.yaml is corrupt.
     let s = repo();
@@ -225,8 +299,13 @@ fn no_filter_textconv_hook_or_fsmonitor_of_the_repository_ever_runs() {
     let s = repo();
     let spy = s.abs("spy-ran");
     let script = s.abs("spy.sh");
-    std::fs::write(&script, format!("#!/bin/sh\necho \"$0 $*\" >> '{}'\ncat\n", spy.display())).expect("write");
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\necho \"$0 $*\" >> '{}'\ncat\n", spy.display()),
+    )
+    .expect("write");
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
     let program = script.to_str().expect("utf8");
     for (key, value) in [
         ("filter.spy.clean", program),
@@ -241,7 +320,13 @@ fn no_filter_textconv_hook_or_fsmonitor_of_the_repository_ever_runs() {
         s.git_ok(&["config", key, value]);
     }
     std::fs::create_dir_all(s.abs("hooks")).expect("mkdir");
-    for hook in ["post-index-change", "pre-commit", "post-checkout", "reference-transaction", "fsmonitor-watchman"] {
+    for hook in [
+        "post-index-change",
+        "pre-commit",
+        "post-checkout",
+        "reference-transaction",
+        "fsmonitor-watchman",
+    ] {
         std::fs::copy(&script, s.abs(&format!("hooks/{hook}"))).expect("copy");
     }
     std::fs::write(s.abs(".git/info/attributes"), "*.cs filter=spy diff=spy\n").expect("write");
@@ -261,7 +346,11 @@ fn no_filter_textconv_hook_or_fsmonitor_of_the_repository_ever_runs() {
     for args in [&["measure"][..], &["baseline", "refresh"], &["limits"]] {
         assert_ne!(s.run(args).code, 2, "{args:?}");
     }
-    assert!(!spy.exists(), "a program of the repository ran: {:?}", std::fs::read_to_string(&spy));
+    assert!(
+        !spy.exists(),
+        "a program of the repository ran: {:?}",
+        std::fs::read_to_string(&spy)
+    );
     // The spy is armed: git itself runs it (and then fails on the filter protocol).
     let _ = std::process::Command::new("git")
         .args(["diff", "--stat"])

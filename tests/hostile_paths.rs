@@ -66,7 +66,10 @@ fn linked() -> (Scenario, tempfile::TempDir) {
     link(&s.abs("src"), "src/loop");
     link(&s.abs("src/b.rs"), "src/a.rs");
     link(&s.abs("src/a.rs"), "src/b.rs");
-    link(&outside.path().join("baseline.tsv"), "structure-baseline.tsv");
+    link(
+        &outside.path().join("baseline.tsv"),
+        "structure-baseline.tsv",
+    );
     (s, outside)
 }
 
@@ -88,7 +91,9 @@ fn symbolic_links_out_of_the_repository_and_in_loops_are_never_followed() {
     assert_eq!(run.code, 0, "{run:?}");
     let written = std::fs::symlink_metadata(s.abs("structure-baseline.tsv")).expect("stat");
     assert!(written.file_type().is_file());
-    assert!(s.read("structure-baseline.tsv").ends_with("\nsrc/real.rs\treal\tfunction_lines\t5\n"));
+    assert!(s
+        .read("structure-baseline.tsv")
+        .ends_with("\nsrc/real.rs\treal\tfunction_lines\t5\n"));
     let untouched = std::fs::read_to_string(outside.path().join("baseline.tsv")).expect("read");
     assert_eq!(untouched, "outside\n");
 }
@@ -176,5 +181,9 @@ fn odd_file_names_round_trip_through_init_and_gate() {
     let mut expected = ODD_NAMES.to_vec();
     expected.sort_unstable();
     assert_eq!(failed, expected);
-    assert!(json["excesses"].as_array().expect("excesses").iter().all(|e| e["baseline"] == 5));
+    assert!(json["excesses"]
+        .as_array()
+        .expect("excesses")
+        .iter()
+        .all(|e| e["baseline"] == 5));
 }

@@ -17,7 +17,11 @@ pub fn remove_stale_temps(path: &Path) -> Vec<PathBuf> {
     let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
         return Vec::new();
     };
-    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
     let prefix = temp_prefix(&name.to_string_lossy());
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -41,7 +45,9 @@ pub fn remove_stale_temps(path: &Path) -> Vec<PathBuf> {
 fn pid_of(tail: &str) -> Option<u32> {
     let (pid, n) = tail.split_once('.')?;
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    (digits(pid) && digits(n)).then(|| pid.parse().ok()).flatten()
+    (digits(pid) && digits(n))
+        .then(|| pid.parse().ok())
+        .flatten()
 }
 
 /// Whether the process that wrote a temp file is gone: by `/proc` where there is one,

@@ -80,10 +80,12 @@ pub fn measure_file(path: &str, bytes: &[u8], options: &Options) -> Option<FileO
     if text.contains('\0') {
         return Some(skipped(path, SkipReason::Binary));
     }
-    Some(match measure_text(path, language, text, options.parse_timeout) {
-        Ok(measure) => FileOutcome::Measured(measure),
-        Err(reason) => skipped(path, reason),
-    })
+    Some(
+        match measure_text(path, language, text, options.parse_timeout) {
+            Ok(measure) => FileOutcome::Measured(measure),
+            Err(reason) => skipped(path, reason),
+        },
+    )
 }
 
 /// The path rule (SPEC §4 "Left out by path") that leaves `path` out, if any.
@@ -196,7 +198,9 @@ fn parse(lang: &Lang, text: &str, timeout: Duration) -> Result<Tree, SkipReason>
             Some(index) => index,
             None => {
                 let mut parser = Parser::new();
-                parser.set_language(&(lang.grammar)()).map_err(|_| no_tree())?;
+                parser
+                    .set_language(&(lang.grammar)())
+                    .map_err(|_| no_tree())?;
                 parsers.push((lang.language, parser));
                 parsers.len() - 1
             }

@@ -445,16 +445,24 @@ fn a_crash_before_the_rename_leaves_the_old_file_and_a_temp_file_the_next_write_
     let left = files_in(dir.path());
     assert_eq!(left.len(), 2, "{left:?}");
     let temp = dir.path().join(&left[0]);
-    assert!(left[0].starts_with(".structure-baseline.tsv.tmp."), "{left:?}");
+    assert!(
+        left[0].starts_with(".structure-baseline.tsv.tmp."),
+        "{left:?}"
+    );
     assert_eq!(fs::read(&temp)?, b"new\n");
     // Our own temp files are never stale; one whose process is gone is.
     assert!(crate::baseline::leftovers::remove_stale_temps(&target).is_empty());
     let mut gone = std::process::Command::new("true").spawn()?;
     let dead_pid = gone.id();
     gone.wait()?;
-    let dead = dir.path().join(format!(".structure-baseline.tsv.tmp.{dead_pid}.0"));
+    let dead = dir
+        .path()
+        .join(format!(".structure-baseline.tsv.tmp.{dead_pid}.0"));
     fs::rename(&temp, &dead)?;
-    fs::write(dir.path().join(".structure-baseline.tsv.tmp.notapid"), b"kept\n")?;
+    fs::write(
+        dir.path().join(".structure-baseline.tsv.tmp.notapid"),
+        b"kept\n",
+    )?;
     fs::write(dir.path().join(".other.tsv.tmp.1.0"), b"kept\n")?;
     let removed = crate::baseline::leftovers::remove_stale_temps(&target);
     assert_eq!(removed, vec![dead]);
