@@ -111,6 +111,9 @@ pub struct SizeArgs {
     /// Skip files larger than this many bytes (a plain number)
     #[arg(long, value_name = "BYTES", default_value_t = crate::measure::DEFAULT_MAX_FILE_SIZE)]
     pub max_file_size: u64,
+    /// Skip a file whose parse takes longer than this many seconds (0: no limit)
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::measure::DEFAULT_PARSE_TIMEOUT_SECS)]
+    pub parse_timeout: u64,
 }
 
 #[derive(Debug, Args)]

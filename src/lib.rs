@@ -78,6 +78,7 @@ pub fn run(cli: cli::Cli) -> Result<Exit> {
 fn options(size: &cli::SizeArgs) -> measure::Options {
     measure::Options {
         max_file_size: size.max_file_size,
+        parse_timeout: std::time::Duration::from_secs(size.parse_timeout),
         ..measure::Options::default()
     }
 }

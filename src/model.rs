@@ -249,8 +249,19 @@ impl FileMeasure {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SkipReason {
     NotUtf8,
-    TooLarge { size: u64, max: u64 },
+    TooLarge {
+        size: u64,
+        max: u64,
+    },
     Unreadable(String),
+    /// The parse ran past `--parse-timeout`.
+    ParseTimeout {
+        timeout: std::time::Duration,
+    },
+    /// Holds a NUL byte: binary, or UTF-16 without a byte order mark.
+    Binary,
+    /// The file's unit names add up to more than the measurer keeps (hostile nesting).
+    NamesTooLong,
 }
 
 impl fmt::Display for SkipReason {
@@ -261,6 +272,15 @@ impl fmt::Display for SkipReason {
                 write!(f, "larger than --max-file-size ({size} > {max} bytes)")
             }
             SkipReason::Unreadable(why) => write!(f, "unreadable: {why}"),
+            SkipReason::ParseTimeout { timeout } => {
+                write!(f, "parsing took longer than --parse-timeout ({timeout:?})")
+            }
+            SkipReason::Binary => f.write_str("binary (holds a NUL byte)"),
+            SkipReason::NamesTooLong => write!(
+                f,
+                "unit names add up to more than {} MiB (declarations nested too deep or named too long)",
+                crate::measure::NAME_BUDGET_BYTES >> 20
+            ),
         }
     }
 }

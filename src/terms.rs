@@ -116,6 +116,7 @@ fn load_one(
     let principles_found = read.is_some();
     let (declared, unknown_keys) = match read {
         Some(read) => {
+            warnings.extend(read.warnings.iter().cloned());
             let unknown: Vec<String> = read.unknown_keys.iter().map(|k| k.to_string()).collect();
             (read.limits, unknown)
         }

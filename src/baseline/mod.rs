@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use crate::limits::Limits;
 use crate::model::Metric;
 
+pub mod leftovers;
 pub mod merge;
 mod rules;
 pub mod tsv;

@@ -342,6 +342,16 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
 
 /// [`write_atomic`] with the writing step given, so tests can make it fail.
 fn write_via_temp(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
+    write_steps(path, fill, || Ok(()))
+}
+
+/// [`write_via_temp`] with a step between the synced temp file and the rename, so tests
+/// can fail or crash there.
+fn write_steps(
+    path: &Path,
+    fill: impl FnOnce(&mut File) -> io::Result<()>,
+    before_rename: impl FnOnce() -> io::Result<()>,
+) -> io::Result<()> {
     let temp = temp_path(path)?;
     let mut file = File::options()
         .write(true)
@@ -359,6 +369,7 @@ fn write_via_temp(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -
         })?;
     let result = fill_and_sync(&mut file, path, fill).and_then(|()| {
         drop(file);
+        before_rename().map_err(|e| annotate(e, format!("cannot replace {}", path.display())))?;
         fs::rename(&temp, path)
             .map_err(|e| annotate(e, format!("cannot replace {}", path.display())))
     });
@@ -394,8 +405,17 @@ fn temp_path(path: &Path) -> io::Result<PathBuf> {
         )
     })?;
     let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
-    let temp = format!(".{}.tmp.{}.{n}", name.to_string_lossy(), std::process::id());
+    let temp = format!(
+        "{}{}.{n}",
+        temp_prefix(&name.to_string_lossy()),
+        std::process::id()
+    );
     Ok(path.with_file_name(temp))
+}
+
+/// Temporary files of the file named `name` start with this, then `PID.N`.
+pub fn temp_prefix(name: &str) -> String {
+    format!(".{name}.tmp.")
 }
 
 /// Makes the rename durable where the platform allows; failures here are not errors.

@@ -92,6 +92,9 @@ pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<B
                 write(&ws, &result.baseline_path, &next)?;
             }
         }
+        if !request.check {
+            warnings.extend(remove_leftovers(&ws, &result.baseline_path));
+        }
         results.push(result);
     }
     Ok(BaselineReport {
@@ -195,6 +198,19 @@ fn renames_for(ws: &Workspace, baseline_path: &str) -> Result<Vec<(String, Strin
         Some(commit) => repo.renames_since(&commit),
         None => Ok(Vec::new()),
     }
+}
+
+/// Removes what interrupted writes of this baseline left behind; one warning each.
+fn remove_leftovers(ws: &Workspace, baseline_path: &str) -> Vec<String> {
+    let removed = baseline::leftovers::remove_stale_temps(&ws.tree.abs(baseline_path));
+    removed
+        .iter()
+        .map(|temp| {
+            let shown = crate::walk::rel_path(&ws.root, temp)
+                .unwrap_or_else(|_| temp.display().to_string());
+            format!("removed {shown}, left by an interrupted baseline write")
+        })
+        .collect()
 }
 
 fn write(ws: &Workspace, baseline_path: &str, next: &Baseline) -> Result<()> {

@@ -32,6 +32,8 @@ impl Fence {
 pub struct Fences {
     pub limits: Option<Fence>,
     pub project: Option<Fence>,
+    /// File lines of `## Limits` headings after the first: those sections are not read.
+    pub later_limits_sections: Vec<usize>,
 }
 
 /// Which level-2 section the walk is in.
@@ -49,14 +51,16 @@ struct Walk {
     section: Section,
     /// Inside `### Limits` (of whatever level-2 section).
     in_h3_limits: bool,
-    /// A top-level heading being read: its level and text so far.
-    heading: Option<(HeadingLevel, String)>,
+    /// A top-level heading being read: its level, text so far and file line.
+    heading: Option<(HeadingLevel, String, usize)>,
     /// A fence being read: where it goes, and the fence so far.
     fence: Option<(Origin, Fence)>,
+    /// The file line of the first `## Limits` heading.
+    first_limits: Option<usize>,
     found: Fences,
 }
 
-/// Finds the fences of `text`. Stops reading once both are found.
+/// Finds the fences of `text`, and any `## Limits` section after the first.
 pub fn find_fences(text: &str) -> Fences {
     let mut walk = Walk {
         depth: 0,
@@ -64,30 +68,29 @@ pub fn find_fences(text: &str) -> Fences {
         in_h3_limits: false,
         heading: None,
         fence: None,
+        first_limits: None,
         found: Fences::default(),
     };
+    let mut lines = LineCounter::default();
     for (event, range) in Parser::new_ext(text, Options::empty()).into_offset_iter() {
-        walk.step(event, || line_of(text, range.start));
-        if walk.found.limits.is_some() && walk.found.project.is_some() {
-            break;
-        }
+        walk.step(event, || lines.line_of(text, range.start));
     }
     walk.found
 }
 
 impl Walk {
-    fn step(&mut self, event: Event<'_>, line: impl FnOnce() -> usize) {
+    fn step(&mut self, event: Event<'_>, mut line: impl FnMut() -> usize) {
         match event {
             Event::Start(Tag::BlockQuote(_) | Tag::List(_)) => self.depth += 1,
             Event::End(TagEnd::BlockQuote(_) | TagEnd::List(_)) => {
                 self.depth = self.depth.saturating_sub(1);
             }
             Event::Start(Tag::Heading { level, .. }) if self.depth == 0 => {
-                self.heading = Some((level, String::new()));
+                self.heading = Some((level, String::new(), line()));
             }
             Event::End(TagEnd::Heading(_)) => self.end_heading(),
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) if is_yaml(&info) => {
-                self.start_fence(line());
+                self.start_fence(line);
             }
             Event::End(TagEnd::CodeBlock) => self.end_fence(),
             Event::Text(t) | Event::Code(t) => self.text(&t),
@@ -96,7 +99,7 @@ impl Walk {
     }
 
     fn text(&mut self, t: &str) {
-        if let Some((_, title)) = &mut self.heading {
+        if let Some((_, title, _)) = &mut self.heading {
             title.push_str(t);
         } else if let Some((_, fence)) = &mut self.fence {
             fence.text.push_str(t);
@@ -104,14 +107,14 @@ impl Walk {
     }
 
     fn end_heading(&mut self) {
-        let Some((level, title)) = self.heading.take() else {
+        let Some((level, title, line)) = self.heading.take() else {
             return;
         };
         let title = title.trim();
         match level {
             HeadingLevel::H1 | HeadingLevel::H2 => {
                 self.section = match (level, title) {
-                    (HeadingLevel::H2, "Limits") => Section::Limits,
+                    (HeadingLevel::H2, "Limits") => self.limits_section(line),
                     (HeadingLevel::H2, t) if t.starts_with("Project Specifics") => {
                         Section::ProjectSpecifics
                     }
@@ -124,7 +127,18 @@ impl Walk {
         }
     }
 
-    fn start_fence(&mut self, open_line: usize) {
+    /// Only the first `## Limits` section is read; later ones are noted.
+    fn limits_section(&mut self, line: usize) -> Section {
+        if self.first_limits.is_none() {
+            self.first_limits = Some(line);
+            return Section::Limits;
+        }
+        self.found.later_limits_sections.push(line);
+        Section::Other
+    }
+
+    /// `open_line` is asked for only when the fence is kept: finding a line costs a scan.
+    fn start_fence(&mut self, mut open_line: impl FnMut() -> usize) {
         let origin = match self.section {
             Section::Limits if self.found.limits.is_none() => Origin::Limits,
             Section::ProjectSpecifics if self.in_h3_limits && self.found.project.is_none() => {
@@ -134,7 +148,7 @@ impl Walk {
         };
         let fence = Fence {
             text: String::new(),
-            first_line: open_line + 1,
+            first_line: open_line() + 1,
         };
         self.fence = Some((origin, fence));
     }
@@ -156,8 +170,25 @@ fn is_yaml(info: &str) -> bool {
         .is_some_and(|word| word.eq_ignore_ascii_case("yaml") || word.eq_ignore_ascii_case("yml"))
 }
 
-/// The 1-based line of a byte offset.
-fn line_of(text: &str, offset: usize) -> usize {
-    let before = text.as_bytes().get(..offset).unwrap_or(text.as_bytes());
-    1 + before.iter().filter(|&&b| b == b'\n').count()
+/// 1-based lines of byte offsets, counted on from the last offset asked for, so a walk
+/// that asks in document order scans the text once.
+#[derive(Default)]
+struct LineCounter {
+    offset: usize,
+    /// Line breaks before `offset`.
+    breaks: usize,
+}
+
+impl LineCounter {
+    fn line_of(&mut self, text: &str, offset: usize) -> usize {
+        let bytes = text.as_bytes();
+        let offset = offset.min(bytes.len());
+        if offset < self.offset {
+            *self = LineCounter::default();
+        }
+        let between = bytes.get(self.offset..offset).unwrap_or_default();
+        self.breaks += between.iter().filter(|&&b| b == b'\n').count();
+        self.offset = offset;
+        1 + self.breaks
+    }
 }

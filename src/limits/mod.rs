@@ -87,6 +87,8 @@ pub const TOLERANCE_KEY: &str = "tolerance_percent";
 pub struct LimitsRead {
     pub limits: Limits,
     pub unknown_keys: Vec<UnknownKey>,
+    /// Problems that don't stop reading (a second `## Limits` section), naming file:line.
+    pub warnings: Vec<String>,
 }
 
 /// A key outside the closed list of SPEC §3.
@@ -190,6 +192,11 @@ pub fn read(source: &dyn FileSource, path: &str) -> Result<Option<LimitsRead>, L
 pub fn parse(text: &str, path: &str) -> Result<LimitsRead, LimitsError> {
     let fences = markdown::find_fences(text);
     let mut read = LimitsRead::default();
+    for line in &fences.later_limits_sections {
+        read.warnings.push(format!(
+            "{path}:{line}: a second ## Limits section; only the first is read"
+        ));
+    }
     let order = [
         (Origin::Limits, fences.limits),
         (Origin::ProjectSpecifics, fences.project),

@@ -3,6 +3,7 @@
 //! a unit has the lines it has.
 
 use std::fmt::Write as _;
+use std::time::Duration;
 
 use tree_sitter::Node;
 
@@ -23,7 +24,7 @@ pub fn dump_tree(path: &str, bytes: &[u8]) -> Option<String> {
     let lang = Lang::of(Language::of_path(path)?)?;
     let src = strip_bom(bytes);
     let text = std::str::from_utf8(src).ok()?;
-    let tree = parse(lang, text)?;
+    let tree = parse(lang, text, Duration::ZERO).ok()?;
     let mut out = String::new();
     let mut cursor = tree.walk();
     let mut depth = 0usize;

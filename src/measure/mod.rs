@@ -13,8 +13,9 @@ mod tree;
 mod walk;
 
 use std::cell::RefCell;
+use std::time::{Duration, Instant};
 
-use tree_sitter::{Parser, Tree};
+use tree_sitter::{ParseOptions, ParseState, Parser, Tree};
 
 use crate::lang::Lang;
 use crate::model::{FileMeasure, FileOutcome, Language, LeftOutReason, SkipReason, Unit};
@@ -29,12 +30,21 @@ pub use tree::{list_measured, measure_tree, measure_tree_with, NoProgress, Progr
 /// The default `--max-file-size`: 4 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;
 
+/// A file whose unit names (scopes included) add up to more is skipped: names grow with
+/// the square of the nesting depth, so 20,000 nested classes would need gigabytes.
+pub const NAME_BUDGET_BYTES: usize = 16 << 20;
+
+/// The default `--parse-timeout`, in seconds: a 4 MiB file parses in well under one.
+pub const DEFAULT_PARSE_TIMEOUT_SECS: u64 = 10;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
     pub max_file_size: u64,
     /// When false, a generated-code header does not leave a file out (the gate judges a
     /// file whose header is new on the branch, SPEC §6).
     pub honour_generated_header: bool,
+    /// A file whose parse takes longer is skipped with a reason; zero means no limit.
+    pub parse_timeout: Duration,
 }
 
 impl Default for Options {
@@ -42,6 +52,7 @@ impl Default for Options {
         Options {
             max_file_size: DEFAULT_MAX_FILE_SIZE,
             honour_generated_header: true,
+            parse_timeout: Duration::from_secs(DEFAULT_PARSE_TIMEOUT_SECS),
         }
     }
 }
@@ -95,13 +106,15 @@ pub fn measure_file(path: &str, bytes: &[u8], options: &Options) -> Option<FileO
     if language == Language::Markdown {
         return Some(FileOutcome::Measured(document(path, text, bytes)));
     }
-    Some(match measure_text(path, language, text, bytes) {
-        Some(measure) => FileOutcome::Measured(measure),
-        None => skipped(
-            path,
-            SkipReason::Unreadable("the parser gave no tree".into()),
-        ),
-    })
+    if text.contains('\0') {
+        return Some(skipped(path, SkipReason::Binary));
+    }
+    Some(
+        match measure_text(path, language, text, bytes, options.parse_timeout) {
+            Ok(measure) => FileOutcome::Measured(measure),
+            Err(reason) => skipped(path, reason),
+        },
+    )
 }
 
 /// The path rule (SPEC §4 "Left out by path") that leaves `path` out, if any.
@@ -158,14 +171,24 @@ fn document(path: &str, text: &str, bytes: &[u8]) -> FileMeasure {
 }
 
 /// Parses and walks a decoded file (BOM already stripped); `bytes` is the file as read.
-fn measure_text(path: &str, language: Language, text: &str, bytes: &[u8]) -> Option<FileMeasure> {
-    let lang = Lang::of(language)?;
-    let tree = parse(lang, text)?;
+fn measure_text(
+    path: &str,
+    language: Language,
+    text: &str,
+    bytes: &[u8],
+    timeout: Duration,
+) -> Result<FileMeasure, SkipReason> {
+    let no_grammar = || SkipReason::Unreadable("no grammar for the language".into());
+    let lang = Lang::of(language).ok_or_else(no_grammar)?;
+    let tree = parse(lang, text, timeout)?;
     let walked = walk::walk(lang, &tree, text.as_bytes());
+    if walked.names_over_budget {
+        return Err(SkipReason::NamesTooLong);
+    }
     let total = count_lines(text);
     let mut units = walked.units;
     sort_units(&mut units);
-    Some(FileMeasure {
+    Ok(FileMeasure {
         path: path.to_string(),
         language,
         lines: total - lines::covered_lines(&walked.test_spans, total),
@@ -216,18 +239,33 @@ thread_local! {
     static PARSERS: RefCell<Vec<(Language, Parser)>> = const { RefCell::new(Vec::new()) };
 }
 
-fn parse(lang: &Lang, text: &str) -> Option<Tree> {
+/// Parses `text`, giving up after `timeout` (zero: never) with [`SkipReason::ParseTimeout`].
+fn parse(lang: &Lang, text: &str, timeout: Duration) -> Result<Tree, SkipReason> {
+    let no_tree = || SkipReason::Unreadable("the parser gave no tree".into());
     PARSERS.with_borrow_mut(|parsers| {
         let index = match parsers.iter().position(|(l, _)| *l == lang.language) {
             Some(index) => index,
             None => {
                 let mut parser = Parser::new();
-                parser.set_language(&(lang.grammar)()).ok()?;
+                parser
+                    .set_language(&(lang.grammar)())
+                    .map_err(|_| no_tree())?;
                 parsers.push((lang.language, parser));
                 parsers.len() - 1
             }
         };
-        parsers.get_mut(index)?.1.parse(text, None)
+        let parser = &mut parsers.get_mut(index).ok_or_else(no_tree)?.1;
+        let started = Instant::now();
+        let mut expired = |_: &ParseState| !timeout.is_zero() && started.elapsed() > timeout;
+        let options = ParseOptions::new().progress_callback(&mut expired);
+        let bytes = text.as_bytes();
+        let mut read = |at: usize, _| bytes.get(at..).unwrap_or_default();
+        let Some(tree) = parser.parse_with_options(&mut read, None, Some(options)) else {
+            // A stopped parse resumes on the next call unless reset.
+            parser.reset();
+            return Err(SkipReason::ParseTimeout { timeout });
+        };
+        Ok(tree)
     })
 }
 

@@ -5,6 +5,7 @@
 
 use tree_sitter::{Node, Point, Tree};
 
+use super::NAME_BUDGET_BYTES;
 use crate::lang::{end_line, start_line, Lang, Role};
 use crate::model::Unit;
 
@@ -18,6 +19,8 @@ pub struct Walked {
     pub test_spans: Vec<(u32, u32)>,
     /// Lines of ERROR and MISSING nodes.
     pub error_lines: Vec<u32>,
+    /// The unit names passed [`NAME_BUDGET_BYTES`]; the walk stopped there.
+    pub names_over_budget: bool,
 }
 
 /// The outer attributes seen so far among one node's children, waiting for their item.
@@ -38,6 +41,8 @@ struct Walker<'a> {
     scopes: Vec<Scope>,
     /// One run per level of the cursor: the siblings being visited at that depth.
     runs: Vec<AttributeRun>,
+    /// Bytes of unit names so far.
+    name_bytes: usize,
     out: Walked,
 }
 
@@ -48,11 +53,15 @@ pub fn walk(lang: &Lang, tree: &Tree, src: &[u8]) -> Walked {
         src,
         scopes: Vec::new(),
         runs: vec![AttributeRun::default()],
+        name_bytes: 0,
         out: Walked::default(),
     };
     let mut cursor = tree.walk();
     let mut depth = 0usize;
     loop {
+        if walker.out.names_over_budget {
+            return walker.out;
+        }
         let descend = walker.enter(cursor.node(), depth);
         if descend && cursor.goto_first_child() {
             depth += 1;
@@ -118,6 +127,8 @@ impl Walker<'_> {
                 name.push_str(self.lang.separator);
             }
             name.push_str(&unit.name);
+            self.name_bytes = self.name_bytes.saturating_add(name.len());
+            self.out.names_over_budget |= self.name_bytes > NAME_BUDGET_BYTES;
             self.out.types += u64::from(unit.counts_as_type);
             self.out.units.push(Unit {
                 name,

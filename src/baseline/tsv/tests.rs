@@ -406,3 +406,73 @@ fn unwritable_directory_is_named() -> io::Result<()> {
     assert_eq!(fs::read(&blocker)?, b"a file, not a directory\n");
     Ok(())
 }
+
+#[test]
+fn a_failure_between_the_synced_temp_file_and_the_rename_leaves_the_old_file() -> io::Result<()> {
+    let dir = tempfile::tempdir()?;
+    let target = dir.path().join("structure-baseline.tsv");
+    fs::write(&target, b"old\n")?;
+    let error = write_steps(
+        &target,
+        |file| file.write_all(b"new\n"),
+        || Err(io::Error::other("power cut")),
+    )
+    .map_err(|e| e.to_string());
+    assert_eq!(
+        error,
+        Err(format!("cannot replace {}: power cut", target.display()))
+    );
+    assert_eq!(fs::read(&target)?, b"old\n");
+    assert_eq!(files_in(dir.path()), vec!["structure-baseline.tsv"]);
+    Ok(())
+}
+
+#[test]
+fn a_crash_before_the_rename_leaves_the_old_file_and_a_temp_file_the_next_write_removes(
+) -> io::Result<()> {
+    let dir = tempfile::tempdir()?;
+    let target = dir.path().join("structure-baseline.tsv");
+    fs::write(&target, b"old\n")?;
+    let crashed = std::panic::catch_unwind(|| {
+        write_steps(
+            &target,
+            |file| file.write_all(b"new\n"),
+            || panic!("killed"),
+        )
+    });
+    assert!(crashed.is_err());
+    assert_eq!(fs::read(&target)?, b"old\n");
+    let left = files_in(dir.path());
+    assert_eq!(left.len(), 2, "{left:?}");
+    let temp = dir.path().join(&left[0]);
+    assert!(
+        left[0].starts_with(".structure-baseline.tsv.tmp."),
+        "{left:?}"
+    );
+    assert_eq!(fs::read(&temp)?, b"new\n");
+    // Our own temp files are never stale; one whose process is gone is.
+    assert!(crate::baseline::leftovers::remove_stale_temps(&target).is_empty());
+    let mut gone = std::process::Command::new("true").spawn()?;
+    let dead_pid = gone.id();
+    gone.wait()?;
+    let dead = dir
+        .path()
+        .join(format!(".structure-baseline.tsv.tmp.{dead_pid}.0"));
+    fs::rename(&temp, &dead)?;
+    fs::write(
+        dir.path().join(".structure-baseline.tsv.tmp.notapid"),
+        b"kept\n",
+    )?;
+    fs::write(dir.path().join(".other.tsv.tmp.1.0"), b"kept\n")?;
+    let removed = crate::baseline::leftovers::remove_stale_temps(&target);
+    assert_eq!(removed, vec![dead]);
+    assert_eq!(
+        files_in(dir.path()),
+        vec![
+            ".other.tsv.tmp.1.0",
+            ".structure-baseline.tsv.tmp.notapid",
+            "structure-baseline.tsv"
+        ]
+    );
+    Ok(())
+}

@@ -1,0 +1,68 @@
+//! Temporary files that an interrupted baseline write left behind (README
+//! "Reliability"). A write is a temp file beside the baseline, renamed over it; a run
+//! killed before the rename leaves the temp file. No reader ever looks at one; the next
+//! write removes those whose process is gone.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use super::tsv::temp_prefix;
+
+/// Where the platform can't tell whether a process runs, a temp file this old is stale.
+const STALE_AFTER: Duration = Duration::from_secs(60 * 60);
+
+/// Removes the temp files beside `path` (`.NAME.tmp.PID.N`) whose process is no longer
+/// running, and returns their paths. Never fails: what can't be listed or removed stays.
+pub fn remove_stale_temps(path: &Path) -> Vec<PathBuf> {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return Vec::new();
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let prefix = temp_prefix(&name.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut removed = Vec::new();
+    for entry in entries.flatten() {
+        let file_name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = file_name.strip_prefix(&prefix).and_then(pid_of) else {
+            continue;
+        };
+        let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+        if is_file && is_stale(pid, &entry) && std::fs::remove_file(entry.path()).is_ok() {
+            removed.push(entry.path());
+        }
+    }
+    removed.sort();
+    removed
+}
+
+/// The PID of a temp name's `PID.N` tail.
+fn pid_of(tail: &str) -> Option<u32> {
+    let (pid, n) = tail.split_once('.')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(pid) && digits(n))
+        .then(|| pid.parse().ok())
+        .flatten()
+}
+
+/// Whether the process that wrote a temp file is gone: by `/proc` where there is one,
+/// else by the file's age.
+fn is_stale(pid: u32, entry: &std::fs::DirEntry) -> bool {
+    if pid == std::process::id() {
+        return false;
+    }
+    if Path::new("/proc/self").exists() {
+        return !Path::new("/proc").join(pid.to_string()).exists();
+    }
+    let modified = entry.metadata().and_then(|m| m.modified());
+    modified.is_ok_and(|at| {
+        SystemTime::now()
+            .duration_since(at)
+            .is_ok_and(|age| age > STALE_AFTER)
+    })
+}

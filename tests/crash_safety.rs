@@ -1,0 +1,167 @@
+//! Crash safety of baseline writes (README "Reliability"): a `baseline refresh` killed
+//! at any moment leaves the old file or the new one, never a mix; what a killed run left
+//! behind is removed by the next write; two refreshes at once leave a valid file.
+
+mod common;
+
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::CommandCargoExt;
+use common::{principles, Scenario};
+
+const FILES: usize = 8;
+const FNS_PER_FILE: usize = 1_000;
+
+/// A repository whose baseline holds 8,000 entries at 4 lines, while the code measures 3:
+/// a refresh lowers every one (about 300 KB rewritten).
+fn scenario() -> (Scenario, String, String) {
+    let s = Scenario::git();
+    s.write("context.yaml", "");
+    s.write("principles.md", &principles("function_lines: 2\n"));
+    for file in 0..FILES {
+        let body: String = (0..FNS_PER_FILE)
+            .map(|i| format!("fn f{i}() {{\n    let _ = {i};\n}}\n"))
+            .collect();
+        s.write(&format!("src/m{file}.rs"), &body);
+    }
+    assert_eq!(s.run(&["baseline", "init"]).code, 0);
+    let new = s.read("structure-baseline.tsv");
+    let old = new.replace("\tfunction_lines\t3\n", "\tfunction_lines\t4\n");
+    assert_ne!(old, new);
+    s.write("structure-baseline.tsv", &old);
+    (s, old, new)
+}
+
+fn refresh(s: &Scenario) -> Child {
+    Command::cargo_bin("structgate")
+        .expect("binary")
+        .args(["baseline", "refresh"])
+        .current_dir(s.path())
+        .env("HOME", s.path())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("structgate runs")
+}
+
+fn temp_files(s: &Scenario) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(s.path())
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".structure-baseline.tsv.tmp."))
+        .collect();
+    names.sort();
+    names
+}
+
+/// Kills a refresh `delay` after its temp file appears (or when it ends without one).
+fn kill_after_temp_appears(s: &Scenario, delay: Duration) {
+    let mut child = refresh(s);
+    loop {
+        if !temp_files(s).is_empty() {
+            std::thread::sleep(delay);
+            break;
+        }
+        if child.try_wait().expect("try_wait").is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_micros(100));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[test]
+fn a_refresh_killed_at_any_moment_leaves_the_old_file_or_the_new_one() {
+    let (s, old, new) = scenario();
+    let (mut saw_old, mut saw_new) = (0, 0);
+    let mut left = std::collections::BTreeSet::new();
+    for trial in 0..14u32 {
+        s.write("structure-baseline.tsv", &old);
+        // Kills while the temp file is written, synced and renamed, then after:
+        // 0, 0.25 ms, 0.5 ms, ... 0.5 s after the temp file appears.
+        let delay = if trial == 0 { 0 } else { 250 << (trial - 1) };
+        kill_after_temp_appears(&s, Duration::from_micros(delay));
+        let now = s.read("structure-baseline.tsv");
+        assert!(
+            now == old || now == new,
+            "trial {trial}: a mix of {} bytes",
+            now.len()
+        );
+        if now == old {
+            saw_old += 1;
+        } else {
+            saw_new += 1;
+        }
+        left.extend(temp_files(&s));
+        // Moved aside, so the next trial waits for its own temp file.
+        for temp in temp_files(&s) {
+            std::fs::rename(
+                s.abs(&temp),
+                s.abs(&temp.replacen(".structure", ".left.structure", 1)),
+            )
+            .expect("move aside");
+        }
+    }
+    for temp in &left {
+        std::fs::rename(
+            s.abs(&temp.replacen(".structure", ".left.structure", 1)),
+            s.abs(temp),
+        )
+        .expect("move back");
+    }
+    eprintln!(
+        "kills: {saw_old} left the old file, {saw_new} the new one; {} temp file(s) left",
+        left.len()
+    );
+    assert!(!left.is_empty(), "no kill landed inside the write");
+    // The next write removes what the killed runs left, and says so.
+    s.write("structure-baseline.tsv", &old);
+    let run = s.run(&["baseline", "refresh"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(s.read("structure-baseline.tsv"), new);
+    assert_eq!(temp_files(&s), Vec::<String>::new());
+    let warned: Vec<String> = left
+        .iter()
+        .map(|t| format!("warning: removed {t}, left by an interrupted baseline write"))
+        .collect();
+    assert_eq!(run.stderr.lines().collect::<Vec<_>>(), warned);
+}
+
+#[test]
+fn temp_files_of_killed_runs_are_ignored_by_every_reader() {
+    let (s, old, _new) = scenario();
+    s.write(
+        ".structure-baseline.tsv.tmp.999999999.0",
+        "<<<<<<< not a baseline\n",
+    );
+    for args in [
+        &["measure", "--check"][..],
+        &["limits"],
+        &["baseline", "refresh", "--check"],
+    ] {
+        let run = s.run(args);
+        assert_ne!(run.code, 2, "{args:?}: {run:?}");
+        assert!(!run.stderr.contains("tmp"), "{args:?}: {run:?}");
+    }
+    assert_eq!(s.read("structure-baseline.tsv"), old);
+    assert_eq!(temp_files(&s), [".structure-baseline.tsv.tmp.999999999.0"]);
+}
+
+#[test]
+fn two_refreshes_at_once_leave_a_valid_file() {
+    let (s, old, new) = scenario();
+    for round in 0..3 {
+        s.write("structure-baseline.tsv", &old);
+        let (mut a, mut b) = (refresh(&s), refresh(&s));
+        let deadline = Duration::from_secs(300);
+        let start = Instant::now();
+        assert!(a.wait().expect("wait").success(), "round {round}");
+        assert!(b.wait().expect("wait").success(), "round {round}");
+        assert!(start.elapsed() < deadline);
+        assert_eq!(s.read("structure-baseline.tsv"), new, "round {round}");
+        assert_eq!(temp_files(&s), Vec::<String>::new(), "round {round}");
+    }
+}

@@ -1,0 +1,189 @@
+//! Hostile and odd paths (README "Reliability"): contexts that point out of the
+//! repository, symbolic links out of it and in loops, and file names with spaces, tabs,
+//! newlines and non-ASCII characters through `baseline init` → commit → `gate`.
+
+mod common;
+
+use std::os::unix::fs::symlink;
+
+use common::{principles, rs_fn, Scenario};
+
+const LIMITS: &str = "function_lines: 3\n";
+
+#[test]
+fn a_workdir_or_sources_entry_leaving_the_repository_is_an_error_everywhere() {
+    let cases = [
+        ("meta:\n  workdir: ..\n", "context.yaml:2: meta.workdir \"..\" leaves the repository (resolved from \".\")"),
+        ("meta:\n  workdir: a/../../x\n", "context.yaml:2: meta.workdir \"a/../../x\" leaves the repository (resolved from \".\")"),
+        ("meta:\n  workdir: /etc\n", "context.yaml:2: meta.workdir \"/etc\" is an absolute path; write it relative to the repository"),
+        ("sources:\n  - /etc\n", "context.yaml:2: sources entry \"/etc\" is an absolute path; write it relative to the repository"),
+        ("meta:\n  workdir: sub\nsources:\n  - ok\n  - ../../up\n", "context.yaml:5: sources entry \"../../up\" leaves the repository (resolved from \"sub\")"),
+    ];
+    for (yaml, message) in cases {
+        let s = Scenario::git();
+        s.write("context.yaml", yaml);
+        s.write("principles.md", &principles(LIMITS));
+        for args in [&["limits"][..], &["measure"], &["baseline", "init"]] {
+            let run = s.run(args);
+            assert_eq!(run.code, 2, "{args:?} {yaml:?}: {run:?}");
+            assert_eq!(run.stderr, format!("error: {message}\n"), "{args:?}");
+            assert_eq!(run.stdout, "");
+        }
+        assert!(!s.abs("structure-baseline.tsv").exists());
+    }
+}
+
+#[test]
+fn the_gate_refuses_a_base_whose_context_leaves_the_repository() {
+    let s = Scenario::git();
+    s.write("context.yaml", "sources:\n  - ../elsewhere\n");
+    s.write("principles.md", &principles(LIMITS));
+    s.commit("base");
+    s.git_ok(&["checkout", "-q", "-b", "feature"]);
+    let run = s.run(&["gate"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "error: context.yaml:2: sources entry \"../elsewhere\" leaves the repository (resolved from \".\")\n"
+    );
+}
+
+/// A repository with one real file past its limit, and an outside directory holding
+/// files past it too, reached only through symbolic links.
+fn linked() -> (Scenario, tempfile::TempDir) {
+    let outside = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir_all(outside.path().join("dir")).expect("mkdir");
+    std::fs::write(outside.path().join("Big.rs"), rs_fn("outside_file", 9)).expect("write");
+    std::fs::write(outside.path().join("dir/Big.rs"), rs_fn("outside_dir", 9)).expect("write");
+    std::fs::write(outside.path().join("baseline.tsv"), "outside\n").expect("write");
+    let s = Scenario::git();
+    s.write("context.yaml", "sources:\n  - src\n");
+    s.write("principles.md", &principles(LIMITS));
+    s.write("src/real.rs", &rs_fn("real", 5));
+    let link = |target: &std::path::Path, at: &str| symlink(target, s.abs(at)).expect("symlink");
+    link(&outside.path().join("Big.rs"), "src/file_link.rs");
+    link(&outside.path().join("dir"), "src/dir_link");
+    link(&s.abs("src"), "src/loop");
+    link(&s.abs("src/b.rs"), "src/a.rs");
+    link(&s.abs("src/a.rs"), "src/b.rs");
+    link(
+        &outside.path().join("baseline.tsv"),
+        "structure-baseline.tsv",
+    );
+    (s, outside)
+}
+
+#[test]
+fn symbolic_links_out_of_the_repository_and_in_loops_are_never_followed() {
+    let (s, outside) = linked();
+    let run = s.run(&["measure", "--format", "tsv"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stderr, "");
+    assert_eq!(
+        run.stdout,
+        "path\tunit\tmetric\tvalue\tstart_line\tend_line\tstatus\n\
+         src/real.rs\treal.rs\tfile_lines\t5\t1\t5\t-\n\
+         src/real.rs\treal.rs\ttypes_per_file\t0\t1\t5\t-\n\
+         src/real.rs\treal\tfunction_lines\t5\t1\t5\texcess\n"
+    );
+    // The baseline link is not read as a baseline, and is replaced, not written through.
+    let run = s.run(&["baseline", "init"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let written = std::fs::symlink_metadata(s.abs("structure-baseline.tsv")).expect("stat");
+    assert!(written.file_type().is_file());
+    assert!(s
+        .read("structure-baseline.tsv")
+        .ends_with("\nsrc/real.rs\treal\tfunction_lines\t5\n"));
+    let untouched = std::fs::read_to_string(outside.path().join("baseline.tsv")).expect("read");
+    assert_eq!(untouched, "outside\n");
+}
+
+#[test]
+fn the_gate_does_not_follow_a_link_a_branch_adds() {
+    let (s, _outside) = linked();
+    std::fs::remove_file(s.abs("structure-baseline.tsv")).expect("rm");
+    assert_eq!(s.run(&["baseline", "init"]).code, 0);
+    std::fs::remove_file(s.abs("src/file_link.rs")).expect("rm");
+    s.commit("base");
+    s.git_ok(&["checkout", "-q", "-b", "feature"]);
+    let outside = tempfile::tempdir().expect("temp dir");
+    std::fs::write(outside.path().join("Big.rs"), rs_fn("outside_file", 9)).expect("write");
+    symlink(outside.path().join("Big.rs"), s.abs("src/file_link.rs")).expect("symlink");
+    s.git_ok(&["add", "-A"]);
+    let run = s.run(&["gate", "--format", "json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(json["status"], "passed");
+    assert_eq!(json["judged_files"], 0);
+    assert_eq!(json["excesses"], serde_json::json!([]));
+}
+
+/// File names a shell, a TSV reader or a line-based tool could trip over.
+const ODD_NAMES: [&str; 8] = [
+    "src/a b.rs",
+    "src/tab\there.rs",
+    "src/new\nline.rs",
+    "src/cr\rreturn.rs",
+    "src/back\\slash.rs",
+    "src/Ünïcødé ☃.rs",
+    "src/dir with space/ü.rs",
+    "#hash.rs",
+];
+
+#[test]
+fn odd_file_names_round_trip_through_init_and_gate() {
+    let s = Scenario::git();
+    s.write("context.yaml", "");
+    s.write("principles.md", &principles(LIMITS));
+    for name in ODD_NAMES {
+        s.write(name, &rs_fn("f", 5));
+    }
+    let init = s.run(&["baseline", "init"]);
+    assert_eq!(init.code, 0, "{init:?}");
+    let baseline = s.read("structure-baseline.tsv");
+    let entries: Vec<&str> = baseline.lines().skip(3).collect();
+    assert_eq!(
+        entries,
+        [
+            "\\#hash.rs\tf\tfunction_lines\t5",
+            "src/a b.rs\tf\tfunction_lines\t5",
+            "src/back\\\\slash.rs\tf\tfunction_lines\t5",
+            "src/cr\\rreturn.rs\tf\tfunction_lines\t5",
+            "src/dir with space/ü.rs\tf\tfunction_lines\t5",
+            "src/new\\nline.rs\tf\tfunction_lines\t5",
+            "src/tab\\there.rs\tf\tfunction_lines\t5",
+            "src/Ünïcødé ☃.rs\tf\tfunction_lines\t5",
+        ]
+    );
+    s.commit("base");
+    s.git_ok(&["checkout", "-q", "-b", "feature"]);
+    // Every file is touched; each keeps its allowance of 5 lines, and one more line fails.
+    for name in ODD_NAMES {
+        s.write(name, &format!("{}// touched\n", rs_fn("f", 5)));
+    }
+    let run = s.run(&["gate", "--format", "json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(json["judged_files"], ODD_NAMES.len());
+    for name in ODD_NAMES {
+        s.write(name, &rs_fn("f", 6));
+    }
+    let run = s.run(&["gate", "--format", "json"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let mut failed: Vec<&str> = json["excesses"]
+        .as_array()
+        .expect("excesses")
+        .iter()
+        .map(|e| e["path"].as_str().expect("path"))
+        .collect();
+    failed.sort_unstable();
+    let mut expected = ODD_NAMES.to_vec();
+    expected.sort_unstable();
+    assert_eq!(failed, expected);
+    assert!(json["excesses"]
+        .as_array()
+        .expect("excesses")
+        .iter()
+        .all(|e| e["baseline"] == 5));
+}
