@@ -357,14 +357,29 @@ fn many_yaml_fences_outside_the_limits_section_are_read_in_linear_time() {
 #[test]
 fn a_long_impl_type_repeated_in_every_method_name_is_skipped() {
     // A 300 KB type name, named again in each of 60 functions: 18 MB of names.
-    let src = format!("impl {} {{\n{}}}\n", "A".repeat(300_000), "fn a() {}\n".repeat(60));
+    let src = format!(
+        "impl {} {{\n{}}}\n",
+        "A".repeat(300_000),
+        "fn a() {}\n".repeat(60)
+    );
     let (outcome, took) = timed(|| measure_file("long.rs", src.as_bytes(), &Options::default()));
     let reason = SkipReason::NamesTooLong;
-    assert_eq!(outcome, Some(FileOutcome::Skipped { path: "long.rs".into(), reason }));
+    assert_eq!(
+        outcome,
+        Some(FileOutcome::Skipped {
+            path: "long.rs".into(),
+            reason
+        })
+    );
     assert!(took < Duration::from_secs(30), "{took:?}");
     // Under the budget the same shape is measured.
-    let src = format!("impl {} {{\n{}}}\n", "A".repeat(1_000), "fn a() {}\n".repeat(60));
-    let Some(FileOutcome::Measured(m)) = measure_file("ok.rs", src.as_bytes(), &Options::default()) else {
+    let src = format!(
+        "impl {} {{\n{}}}\n",
+        "A".repeat(1_000),
+        "fn a() {}\n".repeat(60)
+    );
+    let Some(FileOutcome::Measured(m)) = measure_file("ok.rs", src.as_bytes(), &Options::default())
+    else {
         panic!("not measured");
     };
     assert_eq!(m.units.len(), 61);
