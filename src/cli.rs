@@ -66,6 +66,9 @@ pub struct SizeArgs {
     /// Skip files larger than this many bytes (a plain number)
     #[arg(long, value_name = "BYTES", default_value_t = crate::measure::DEFAULT_MAX_FILE_SIZE)]
     pub max_file_size: u64,
+    /// Measure every file afresh: neither read nor write the cache in .git/structgate
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 #[derive(Debug, Args)]

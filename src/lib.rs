@@ -3,6 +3,7 @@
 //! `main.rs` parses the command line and calls [`run`]; everything below returns values.
 
 pub mod baseline;
+pub mod cache;
 pub mod cli;
 pub mod commands;
 pub mod context;
@@ -62,21 +63,29 @@ fn options(size: &cli::SizeArgs) -> measure::Options {
     }
 }
 
+/// The cache's statistics go to stderr when `STRUCTGATE_CACHE_STATS` is set.
+fn cache_stats(stats: &cache::Stats) {
+    if std::env::var_os("STRUCTGATE_CACHE_STATS").is_some() {
+        report::cache_stats(stats);
+    }
+}
+
 fn run_measure(cwd: PathBuf, args: cli::MeasureArgs) -> Result<Exit> {
     let request = commands::measure::Request {
         cwd,
         paths: args.paths,
         contexts: args.contexts,
         options: options(&args.size),
+        cache: !args.size.no_cache,
     };
     let rep = commands::measure::run(&request)?;
+    cache_stats(&rep.cache);
     report::warn(&rep.warnings);
-    let text = match args.format {
-        MeasureFormat::Text => report::measure::text(&rep),
-        MeasureFormat::Json => report::measure::json(&rep),
-        MeasureFormat::Tsv => report::measure::tsv(&rep),
-    };
-    report::print(&text)?;
+    match args.format {
+        MeasureFormat::Text => report::print_with(|out| report::measure::write_text(&rep, out))?,
+        MeasureFormat::Json => report::print(&report::measure::json(&rep))?,
+        MeasureFormat::Tsv => report::print(&report::measure::tsv(&rep))?,
+    }
     Ok(if args.check && rep.has_excess() {
         Exit::Findings
     } else {
@@ -109,8 +118,10 @@ fn run_baseline(
         check: args.check,
         mode,
         options: options(&args.size),
+        cache: !args.size.no_cache,
     };
     let rep = commands::baseline::run(&request)?;
+    cache_stats(&rep.cache);
     report::warn(&rep.warnings);
     report::print(&match args.format {
         Format::Text => report::baseline::text(&rep),
@@ -130,8 +141,10 @@ fn run_gate(cwd: PathBuf, args: cli::GateArgs) -> Result<Exit> {
         bases: args.bases,
         start: args.start,
         options: options(&args.size),
+        cache: !args.size.no_cache,
     };
     let rep = commands::gate::run(&request)?;
+    cache_stats(&rep.cache);
     report::warn(&rep.warnings);
     if let Some(path) = &args.pr_summary {
         std::fs::write(path, report::gate::pr_summary(&rep))

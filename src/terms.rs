@@ -6,9 +6,9 @@ use anyhow::{Context as _, Result};
 
 use crate::baseline::{tsv, Baseline};
 use crate::context::{self, Context, Contexts};
-use crate::judge::{self, Finding};
+use crate::judge::{self, Finding, Verdict};
 use crate::limits::{self, Limits};
-use crate::model::UnitValue;
+use crate::model::{Metric, UnitValue};
 use crate::source::FileSource;
 
 /// One context with its limits and baseline.
@@ -49,6 +49,18 @@ impl ContextTerms {
         self.baseline
             .as_ref()
             .and_then(|b| b.allowance(path, unit, value.metric))
+    }
+
+    /// The verdict on one unit's (or the file's) value, with its baseline allowance;
+    /// `None` when the metric has no limit here.
+    pub fn verdict(&self, path: &str, unit: &str, metric: Metric, value: u64) -> Option<Verdict> {
+        let limits = self.limits.as_ref()?;
+        limits.limit(metric)?;
+        let allowance = self
+            .baseline
+            .as_ref()
+            .and_then(|b| b.allowance(path, unit, metric));
+        judge::verdict(limits, metric, value, allowance)
     }
 
     /// Judges a value by these limits with a given allowance.

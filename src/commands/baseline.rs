@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use anyhow::{Context as _, Result};
 
 use crate::baseline::{self, tsv, Baseline, Changes};
+use crate::cache::{self, Cache};
 use crate::commands::Workspace;
 use crate::measure::{self, Options};
 use crate::model::{FileOutcome, UnitValue};
@@ -25,6 +26,8 @@ pub struct Request {
     pub check: bool,
     pub mode: Mode,
     pub options: Options,
+    /// Use the measurement cache (`--no-cache` turns it off).
+    pub cache: bool,
 }
 
 /// What happened to one context's baseline.
@@ -58,6 +61,7 @@ pub struct BaselineReport {
     pub check: bool,
     pub results: Vec<ContextResult>,
     pub warnings: Vec<String>,
+    pub cache: cache::Stats,
 }
 
 impl BaselineReport {
@@ -77,7 +81,9 @@ pub fn run(request: &Request) -> Result<BaselineReport> {
     for ctx in &terms.contexts {
         warnings.extend(ctx.unknown_keys.iter().cloned());
     }
-    let values = measure_owned(&ws, &terms, &request.options, &mut warnings)?;
+    let cache = Cache::open_for_tree(ws.repo.as_ref(), request.cache);
+    let values = measure_owned(&ws, &terms, &request.options, &cache, &mut warnings)?;
+    let cache = cache.finish();
     let mut results = Vec::new();
     for ctx in &terms.contexts {
         let owned_values = values.get(&ctx.context.dir).map_or(&[][..], |v| &v[..]);
@@ -94,6 +100,7 @@ pub fn run(request: &Request) -> Result<BaselineReport> {
         check: request.check,
         results,
         warnings,
+        cache,
     })
 }
 
@@ -102,6 +109,7 @@ fn measure_owned(
     ws: &Workspace,
     terms: &Terms,
     options: &Options,
+    cache: &Cache,
     warnings: &mut Vec<String>,
 ) -> Result<BTreeMap<String, Vec<UnitValue>>> {
     let mut targets: Vec<String> = terms
@@ -118,7 +126,8 @@ fn measure_owned(
         return Ok(grouped);
     }
     let mut seen = std::collections::BTreeSet::new();
-    for outcome in measure::measure_tree(&ws.root, &targets, options)? {
+    let by_cache = |root: &_, rel: &_, options: &_| cache.measure_path(root, rel, options);
+    for outcome in measure::measure_tree_with(&ws.root, &targets, options, &by_cache)? {
         if !seen.insert(outcome.path().to_string()) {
             continue;
         }

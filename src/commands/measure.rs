@@ -5,8 +5,9 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
+use crate::cache::{self, Cache};
 use crate::commands::Workspace;
-use crate::judge::{Finding, Status};
+use crate::judge::{Finding, Status, Verdict};
 use crate::measure::{self, Options};
 use crate::model::{FileMeasure, FileOutcome, UnitValue};
 use crate::terms::{self, Terms};
@@ -17,6 +18,8 @@ pub struct Request {
     pub paths: Vec<PathBuf>,
     pub contexts: Vec<PathBuf>,
     pub options: Options,
+    /// Use the measurement cache (`--no-cache` turns it off).
+    pub cache: bool,
 }
 
 /// One measured file with its owner and the status of each unit and file-level value.
@@ -27,9 +30,9 @@ pub struct MeasuredFile {
     /// True when the owning context has limits (statuses are shown).
     pub limited: bool,
     /// Parallel to `measure.units`; `None` where no limit applies.
-    pub unit_status: Vec<Option<Finding>>,
+    pub unit_status: Vec<Option<Verdict>>,
     /// `file_lines` and `types_per_file` of the file, where limited.
-    pub file_status: Vec<Finding>,
+    pub file_status: Vec<Verdict>,
 }
 
 /// Everything `measure` prints.
@@ -40,6 +43,7 @@ pub struct MeasureReport {
     /// One per judged key (same-name units merged at the worse value) that is not ok.
     pub findings: Vec<Finding>,
     pub warnings: Vec<String>,
+    pub cache: cache::Stats,
 }
 
 impl MeasureReport {
@@ -57,9 +61,12 @@ pub fn run(request: &Request) -> Result<MeasureReport> {
     for path in &request.paths {
         targets.push(ws.relative(&request.cwd, path)?);
     }
-    let outcomes = measure::measure_tree(&ws.root, &targets, &request.options)?;
+    let cache = Cache::open_for_tree(ws.repo.as_ref(), request.cache);
+    let by_cache = |root: &_, rel: &_, options: &_| cache.measure_path(root, rel, options);
+    let outcomes = measure::measure_tree_with(&ws.root, &targets, &request.options, &by_cache)?;
     let mut report = MeasureReport {
         warnings: terms.warnings.clone(),
+        cache: cache.finish(),
         ..MeasureReport::default()
     };
     for ctx in &terms.contexts {
@@ -93,21 +100,18 @@ fn add_file(report: &mut MeasureReport, terms: &Terms, restricted: bool, m: File
             .filter_map(judge)
             .filter(|f| f.status != Status::Ok),
     );
+    let verdict =
+        |unit: &str, metric, value| owner.and_then(|o| o.verdict(&m.path, unit, metric, value));
     let unit_status = m
         .units
         .iter()
-        .map(|u| {
-            judge(&UnitValue {
-                path: m.path.clone(),
-                unit: u.name.clone(),
-                metric: u.kind.metric(),
-                value: u.lines(),
-                start_line: u.start_line,
-                end_line: u.end_line,
-            })
-        })
+        .map(|u| verdict(&u.name, u.kind.metric(), u.lines()))
         .collect();
-    let file_status = values.iter().take(2).filter_map(judge).collect();
+    let file_status = values
+        .iter()
+        .take(2)
+        .filter_map(|v| verdict(&v.unit, v.metric, v.value))
+        .collect();
     report.files.push(MeasuredFile {
         context: owner.map(|o| o.context.name.clone()),
         limited: owner.is_some_and(|o| o.limits.is_some()),

@@ -19,7 +19,7 @@ use crate::model::{FileMeasure, FileOutcome, Language, LeftOutReason, SkipReason
 pub use dump::dump_tree;
 pub use lines::count_lines;
 pub use rules::generated_header;
-pub use tree::measure_tree;
+pub use tree::{measure_path, measure_tree, measure_tree_with, read_listed};
 
 /// The default `--max-file-size`: 4 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;

@@ -21,11 +21,27 @@ pub fn measure_tree(
     targets: &[String],
     options: &Options,
 ) -> Result<Vec<FileOutcome>> {
+    measure_tree_with(root, targets, options, &measure_path)
+}
+
+/// [`measure_tree`], measuring each listed file with `measure_one`: [`measure_path`], or
+/// a wrapper of it (the measurement cache). Each file is read,
+/// parsed and its tree dropped on one thread; outcomes come back sorted by path whatever
+/// the thread count.
+pub fn measure_tree_with<F>(
+    root: &Path,
+    targets: &[String],
+    options: &Options,
+    measure_one: &F,
+) -> Result<Vec<FileOutcome>>
+where
+    F: Fn(&Path, &str, &Options) -> Option<FileOutcome> + Sync,
+{
     let targets = normalise_targets(root, targets)?;
-    let files = list_files(root, &targets)?;
+    let files: Vec<String> = list_files(root, &targets)?.into_iter().collect();
     let mut outcomes: Vec<FileOutcome> = files
         .par_iter()
-        .filter_map(|rel| measure_path(root, rel, options))
+        .filter_map(|rel| measure_one(root, rel, options))
         .collect();
     outcomes.sort_by(|a, b| a.path().cmp(b.path()));
     Ok(outcomes)
@@ -101,22 +117,29 @@ fn contains(target: &str, rel: &str) -> bool {
         || rel.strip_prefix(target).is_some_and(|r| r.starts_with('/'))
 }
 
-/// Measures one listed file: path rules and size before reading it.
-fn measure_path(root: &Path, rel: &str, options: &Options) -> Option<FileOutcome> {
+/// Measures one listed file (repository-relative `rel` under `root`): path rules and
+/// size before reading it.
+pub fn measure_path(root: &Path, rel: &str, options: &Options) -> Option<FileOutcome> {
+    match read_listed(root, rel, options) {
+        Ok(bytes) => measure_file(rel, &bytes, options),
+        Err(outcome) => Some(outcome),
+    }
+}
+
+/// The bytes of a listed file, or the outcome that needs no reading: left out by its
+/// path, too large, or unreadable.
+pub fn read_listed(root: &Path, rel: &str, options: &Options) -> Result<Vec<u8>, FileOutcome> {
     if let Some(reason) = super::left_out_by_path(rel) {
-        return Some(left_out(rel, reason));
+        return Err(left_out(rel, reason));
     }
     let abs = root.join(rel);
     let size = match std::fs::symlink_metadata(&abs) {
         Ok(meta) => meta.len(),
-        Err(e) => return Some(skipped(rel, SkipReason::Unreadable(e.to_string()))),
+        Err(e) => return Err(skipped(rel, SkipReason::Unreadable(e.to_string()))),
     };
     if size > options.max_file_size {
         let max = options.max_file_size;
-        return Some(skipped(rel, SkipReason::TooLarge { size, max }));
+        return Err(skipped(rel, SkipReason::TooLarge { size, max }));
     }
-    match std::fs::read(&abs) {
-        Ok(bytes) => measure_file(rel, &bytes, options),
-        Err(e) => Some(skipped(rel, SkipReason::Unreadable(e.to_string()))),
-    }
+    std::fs::read(&abs).map_err(|e| skipped(rel, SkipReason::Unreadable(e.to_string())))
 }

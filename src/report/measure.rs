@@ -1,83 +1,169 @@
 //! `measure` output: text (one line per unit), JSON (SPEC §7) and TSV.
 
-use std::fmt::Write as _;
+use std::borrow::Cow;
+use std::fmt::{self, Write as _};
+use std::io;
 
 use serde_json::json;
 
 use crate::baseline::tsv::escape;
 use crate::commands::measure::{MeasureReport, MeasuredFile};
-use crate::judge::{Finding, Status};
+use crate::judge::{Finding, Status, Verdict};
 use crate::model::UnitKind;
 use crate::report::{count, finding_json, status_text};
 
-struct Row {
-    location: String,
-    kind: &'static str,
-    name: String,
-    size: String,
-    status: Option<String>,
+/// The widths text output pads locations (`path:line`, the longest in bytes, padded
+/// by characters) and names (in characters) to.
+#[derive(Clone, Copy)]
+struct Widths {
+    location: usize,
+    name: usize,
 }
 
-fn rows(file: &MeasuredFile) -> Vec<Row> {
-    let m = &file.measure;
-    let file_status: Vec<String> = file
+/// One line of text output, borrowed from the report.
+struct Row<'a> {
+    path: &'a str,
+    /// `path` in characters.
+    path_chars: usize,
+    line: u32,
+    kind: &'a str,
+    name: &'a str,
+    size: Size,
+    status: Option<Cow<'a, str>>,
+}
+
+/// `12 lines` for a unit, `45 lines, 1 type(s)` for a file.
+enum Size {
+    Unit(u64),
+    File(u64, u64),
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Size::Unit(lines) => write!(f, "{lines} lines"),
+            Size::File(lines, types) => {
+                write!(f, "{lines} lines, {}", count(*types as usize, "type"))
+            }
+        }
+    }
+}
+
+fn digits(n: u32) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
+}
+
+fn widths(report: &MeasureReport) -> Widths {
+    let mut w = Widths {
+        location: 0,
+        name: 0,
+    };
+    for file in &report.files {
+        let m = &file.measure;
+        let path = m.path.len() + 1;
+        w.location = w.location.max(path + 1);
+        w.name = w.name.max(m.file_name().chars().count());
+        for unit in &m.units {
+            w.location = w.location.max(path + digits(unit.start_line));
+            w.name = w.name.max(unit.name.chars().count());
+        }
+    }
+    w
+}
+
+/// The status word of a unit: `ok` needs no allocation.
+fn status_word(verdict: &Verdict) -> Cow<'static, str> {
+    match verdict.status {
+        Status::Ok => Cow::Borrowed("ok"),
+        _ => Cow::Owned(status_text(verdict)),
+    }
+}
+
+fn file_word(file: &MeasuredFile) -> Option<Cow<'static, str>> {
+    if !file.limited {
+        return None;
+    }
+    let notes: Vec<String> = file
         .file_status
         .iter()
         .filter(|f| f.status != Status::Ok)
         .map(status_text)
         .collect();
-    let file_word = if !file.limited {
-        None
-    } else if file_status.is_empty() {
-        Some("ok".to_string())
+    Some(if notes.is_empty() {
+        Cow::Borrowed("ok")
     } else {
-        Some(file_status.join("; "))
-    };
-    let mut out = vec![Row {
-        location: format!("{}:1", m.path),
-        kind: "file",
-        name: m.file_name().to_string(),
-        size: format!("{} lines, {}", m.lines, count(m.types as usize, "type")),
-        status: file_word,
-    }];
-    for (unit, status) in m.units.iter().zip(&file.unit_status) {
-        out.push(Row {
-            location: format!("{}:{}", m.path, unit.start_line),
-            kind: unit.kind.key(),
-            name: unit.name.clone(),
-            size: format!("{} lines", unit.lines()),
-            status: status.as_ref().map(status_text),
-        });
+        Cow::Owned(notes.join("; "))
+    })
+}
+
+/// Writes one row into `line` (cleared first), padded to `w`, without trailing spaces.
+fn render(line: &mut String, w: Widths, row: &Row) {
+    line.clear();
+    let _ = write!(line, "{}:{}", row.path, row.line);
+    let pad = w
+        .location
+        .saturating_sub(row.path_chars + 1 + digits(row.line));
+    let _ = write!(
+        line,
+        "{:pad$}  {:8}  {:name_w$}  {}",
+        "",
+        row.kind,
+        row.name,
+        row.size,
+        name_w = w.name
+    );
+    if let Some(status) = &row.status {
+        line.push_str("  ");
+        line.push_str(status);
     }
-    out
+    line.truncate(line.trim_end().len());
+    line.push('\n');
 }
 
 /// Text: one aligned line per file and unit, then a summary and skipped files.
 pub fn text(report: &MeasureReport) -> String {
-    let all: Vec<Row> = report.files.iter().flat_map(rows).collect();
-    let loc_w = all.iter().map(|r| r.location.len()).max().unwrap_or(0);
-    let name_w = all
-        .iter()
-        .map(|r| r.name.chars().count())
-        .max()
-        .unwrap_or(0);
-    let mut out = String::new();
-    for r in &all {
-        let mut line = format!(
-            "{:loc_w$}  {:8}  {:name_w$}  {}",
-            r.location, r.kind, r.name, r.size
-        );
-        if let Some(status) = &r.status {
-            line.push_str("  ");
-            line.push_str(status);
+    let mut out = Vec::new();
+    let _ = write_text(report, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// [`text`], written to `out` line by line: a full-tree report is never held whole.
+pub fn write_text(report: &MeasureReport, out: &mut dyn io::Write) -> io::Result<()> {
+    let w = widths(report);
+    let mut line = String::new();
+    for file in &report.files {
+        let m = &file.measure;
+        let path_chars = m.path.chars().count();
+        let head = Row {
+            path: &m.path,
+            path_chars,
+            line: 1,
+            kind: "file",
+            name: m.file_name(),
+            size: Size::File(m.lines, m.types),
+            status: file_word(file),
+        };
+        render(&mut line, w, &head);
+        out.write_all(line.as_bytes())?;
+        for (unit, verdict) in m.units.iter().zip(&file.unit_status) {
+            let row = Row {
+                path: &m.path,
+                path_chars,
+                line: unit.start_line,
+                kind: unit.kind.key(),
+                name: &unit.name,
+                size: Size::Unit(unit.lines()),
+                status: verdict.as_ref().map(status_word),
+            };
+            render(&mut line, w, &row);
+            out.write_all(line.as_bytes())?;
         }
-        let _ = writeln!(out, "{}", line.trim_end());
     }
-    out.push_str(&summary(report));
+    out.write_all(summary(report).as_bytes())?;
     for (path, reason) in &report.skipped {
-        let _ = writeln!(out, "skipped {path}: {reason}");
+        writeln!(out, "skipped {path}: {reason}")?;
     }
-    out
+    Ok(())
 }
 
 fn summary(report: &MeasureReport) -> String {

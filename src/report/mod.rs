@@ -8,7 +8,7 @@ pub mod measure;
 
 use std::io::Write;
 
-use crate::judge::{Finding, Status};
+use crate::judge::{Finding, Status, Verdict};
 
 /// Writes `text` to stdout. A closed pipe (`structgate measure | head`) is not an error.
 pub fn print(text: &str) -> std::io::Result<()> {
@@ -19,11 +19,35 @@ pub fn print(text: &str) -> std::io::Result<()> {
     }
 }
 
+/// Streams output to stdout through a buffer. A closed pipe is not an error.
+pub fn print_with(
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
 /// Writes one warning per line to stderr, prefixed `warning: `.
 pub fn warn(warnings: &[String]) {
     let mut err = std::io::stderr().lock();
     for w in warnings {
         let _ = writeln!(err, "warning: {w}");
+    }
+}
+
+/// `cache: parsed 2 file(s), 48 from cache` on stderr (with `STRUCTGATE_CACHE_STATS`).
+pub fn cache_stats(stats: &crate::cache::Stats) {
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(
+        err,
+        "cache: parsed {} file(s), {} from cache",
+        stats.parsed, stats.cached
+    );
+    if let Some(why) = &stats.write_error {
+        let _ = writeln!(err, "cache: not written: {why}");
     }
 }
 
@@ -43,7 +67,8 @@ pub fn finding_json(f: &Finding) -> serde_json::Value {
 }
 
 /// `function_lines 92 > 55 (band 68, baseline 91)`: what a finding breaks, in words.
-pub fn finding_detail(f: &Finding) -> String {
+pub fn finding_detail(f: impl Into<Verdict>) -> String {
+    let f: Verdict = f.into();
     let mut detail = format!("{} {} > {} (band {}", f.metric, f.value, f.limit, f.band);
     if let Some(b) = f.baseline {
         detail.push_str(&format!(", baseline {b}"));
@@ -53,7 +78,8 @@ pub fn finding_detail(f: &Finding) -> String {
 }
 
 /// A short status word with its numbers, for `measure`'s text output.
-pub fn status_text(f: &Finding) -> String {
+pub fn status_text(f: impl Into<Verdict>) -> String {
+    let f: Verdict = f.into();
     match f.status {
         Status::Ok => "ok".to_string(),
         Status::Divergence => format!("divergence (limit {}, band {})", f.limit, f.band),
@@ -63,7 +89,7 @@ pub fn status_text(f: &Finding) -> String {
             f.band,
             f.baseline.unwrap_or(f.value)
         ),
-        Status::Excess => format!("excess: {}", finding_detail(f)),
+        Status::Excess => format!("excess: {}", finding_detail(&f)),
     }
 }
 

@@ -98,9 +98,15 @@ impl Scenario {
     }
 
     pub fn run_in(&self, dir: &Path, args: &[&str]) -> Run {
+        self.run_with_env(dir, &[], args)
+    }
+
+    /// Runs the built binary in `dir` with extra environment variables.
+    pub fn run_with_env(&self, dir: &Path, env: &[(&str, &str)], args: &[&str]) -> Run {
         let out = Command::cargo_bin("structgate")
             .expect("binary")
             .args(args)
+            .envs(env.iter().copied())
             .current_dir(dir)
             .env("HOME", self.path())
             .env("GIT_CONFIG_NOSYSTEM", "1")

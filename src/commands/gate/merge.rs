@@ -25,6 +25,7 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         left_out: Vec::new(),
         renamed: Vec::new(),
         warnings: Vec::new(),
+        cache: Default::default(),
     };
     let mut worst: BTreeMap<Key, Finding> = BTreeMap::new();
     let mut judged = BTreeSet::new();
@@ -39,6 +40,7 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         report.left_out.extend(sb.left_out);
         report.renamed.extend(sb.renamed);
         report.warnings.extend(sb.warnings);
+        report.cache.add(sb.cache);
     }
     tidy(&mut report);
     report.judged_files = judged.len();

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
+use crate::cache;
 use crate::judge::Finding;
 use crate::measure::Options;
 
@@ -18,6 +19,8 @@ pub struct Request {
     pub bases: Vec<String>,
     pub start: Option<String>,
     pub options: Options,
+    /// Use the measurement cache (`--no-cache` turns it off).
+    pub cache: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,6 +70,7 @@ pub struct GateReport {
     pub left_out: Vec<(String, String)>,
     pub renamed: Vec<(String, String)>,
     pub warnings: Vec<String>,
+    pub cache: cache::Stats,
 }
 
 /// What one sandbox contributed.
@@ -83,6 +87,7 @@ pub(crate) struct Sandbox {
     left_out: Vec<(String, String)>,
     renamed: Vec<(String, String)>,
     warnings: Vec<String>,
+    cache: cache::Stats,
 }
 
 impl Sandbox {

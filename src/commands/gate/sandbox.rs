@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 
 use super::{ContextState, NotJudged, Request, Sandbox};
+use crate::cache::Cache;
 use crate::git::{BaseResolution, Change, ChangeKind, Repo};
 use crate::judge::{Finding, Status};
 use crate::measure::{self, Options};
@@ -56,10 +57,12 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
         base_tree: &tree,
         work: WorkTree::new(workdir),
         options: request.options,
+        cache: Cache::open(Some(&repo), request.cache),
     };
     for change in &changes {
         judging.change(&mut sandbox, change)?;
     }
+    sandbox.cache = judging.cache.finish();
     Ok(sandbox)
 }
 
@@ -131,6 +134,7 @@ struct Judging<'a> {
     base_tree: &'a dyn FileSource,
     work: WorkTree,
     options: Options,
+    cache: Cache,
 }
 
 impl Judging<'_> {
@@ -184,7 +188,7 @@ impl Judging<'_> {
             honour_generated_header: self.generated_at_base(from.unwrap_or(path))?,
             ..self.options
         };
-        match measure::measure_file(path, &bytes, &options) {
+        match self.cache.measure_file(path, &bytes, &options) {
             Some(FileOutcome::Measured(m)) => {
                 sb.judged.insert(path.to_string());
                 sb.warnings
