@@ -44,24 +44,12 @@ impl TreeSource {
     }
 
     fn list_files(&self) -> Result<Vec<String>> {
-        let repo = self.repo.to_thread_local();
-        let entries = repo
-            .find_tree(self.tree)
-            .and_then(|tree| tree.traverse().breadthfirst.files())
-            .explain(|| format!("listing the files of commit {}", self.commit))?;
-        let mut files = Vec::new();
-        for entry in entries.into_iter().filter(|e| e.mode.is_blob()) {
-            let path = entry.filepath.to_str().map_err(|_| {
-                anyhow::anyhow!(
-                    "path {} in commit {} is not valid UTF-8",
-                    entry.filepath,
-                    self.commit
-                )
-            })?;
-            files.push(path.to_string());
-        }
-        files.sort();
-        Ok(files)
+        let entries = self.entries()?;
+        Ok(entries
+            .into_iter()
+            .filter(|e| !e.link)
+            .map(|e| e.path)
+            .collect())
     }
 
     /// Every regular file and symbolic link of the tree, sorted by path (submodules and
