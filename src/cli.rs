@@ -114,6 +114,9 @@ pub struct SizeArgs {
     /// Skip a file whose parse takes longer than this many seconds (0: no limit)
     #[arg(long, value_name = "SECONDS", default_value_t = crate::measure::DEFAULT_PARSE_TIMEOUT_SECS)]
     pub parse_timeout: u64,
+    /// Measure every file afresh: neither read nor write the cache in .git/structgate
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 #[derive(Debug, Args)]

@@ -8,6 +8,7 @@
 //! reads files as they are on disk (SPEC §6 "Files").
 
 mod changes;
+mod index;
 mod renames;
 mod tree;
 
@@ -17,6 +18,7 @@ use anyhow::{anyhow, bail, Context as _, Result};
 use gix::bstr::ByteSlice;
 use gix::ObjectId;
 
+pub use index::{blob_id, BlobId, IndexIds};
 pub use tree::TreeSource;
 
 /// The bases tried, in order, when the gate is given no `--base` (SPEC §6 step 1).

@@ -3,6 +3,7 @@
 //! `main.rs` parses the command line and calls [`run`]; everything below returns values.
 
 pub mod baseline;
+pub mod cache;
 pub mod cli;
 pub mod commands;
 pub mod context;
@@ -89,11 +90,13 @@ fn run_measure(cwd: PathBuf, args: cli::MeasureArgs, console: &Console) -> Resul
         paths: args.paths,
         contexts: args.contexts,
         options: options(&args.size),
+        cache: !args.size.no_cache,
     };
     let bar = console.bar(report::progress::MEASURE_MIN_FILES, "measuring");
     let rep = commands::measure::run_with(&request, &bar)?;
     console.warn(&rep.warnings);
     console.verbose(&report::measure::verbose(&rep));
+    console.cache(&rep.cache);
     let text = match args.format {
         MeasureFormat::Text => report::measure::text(&rep, console.out),
         MeasureFormat::Json => report::measure::json(&rep),
@@ -135,8 +138,10 @@ fn run_baseline(
         check: args.check,
         mode,
         options: options(&args.size),
+        cache: !args.size.no_cache,
     };
     let rep = commands::baseline::run_with(&request, &console.bar(1, "measuring"))?;
+    console.cache(&rep.cache);
     console.warn(&rep.warnings);
     console.print(&match args.format {
         Format::Text => report::baseline::text(&rep),
@@ -156,10 +161,12 @@ fn run_gate(cwd: PathBuf, args: cli::GateArgs, console: &Console) -> Result<Exit
         bases: args.bases,
         start: args.start,
         options: options(&args.size),
+        cache: !args.size.no_cache,
     };
     let rep = commands::gate::run(&request)?;
     console.warn(&rep.warnings);
     console.verbose(&report::gate::verbose(&rep));
+    console.cache(&rep.cache);
     if let Some(path) = &args.pr_summary {
         std::fs::write(path, report::gate::pr_summary(&rep))
             .with_context(|| format!("writing --pr-summary {}", path.display()))?;

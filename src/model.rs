@@ -3,8 +3,10 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 /// A measured language, chosen by file extension (SPEC §4, §8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Language {
     CSharp,
     Rust,
@@ -36,7 +38,7 @@ impl Language {
 }
 
 /// Whether a unit is a function-like or a type-like declaration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum UnitKind {
     Function,
     Type,
@@ -120,7 +122,7 @@ impl fmt::Display for Metric {
 }
 
 /// One declaration found in a file: a function-like or type-like unit (SPEC §4).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unit {
     /// The unit key: `PriceRules.Calculate`, `<Parser as Iterator>::next`, ...
     pub name: String,
@@ -138,7 +140,7 @@ impl Unit {
 }
 
 /// The measurement of one file that was measured.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileMeasure {
     /// Repository-relative path with `/`.
     pub path: String,
@@ -159,7 +161,7 @@ pub struct FileMeasure {
 }
 
 /// What a Markdown document loads: itself and every file it imports eagerly (SPEC §8).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Loaded {
     /// `loaded_bytes`: the document's bytes plus those of every distinct file reached.
     pub bytes: u64,
@@ -246,7 +248,7 @@ impl FileMeasure {
 }
 
 /// Why a file that has a measured language was not measured (SPEC §4).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SkipReason {
     NotUtf8,
     TooLarge {
@@ -287,7 +289,7 @@ impl fmt::Display for SkipReason {
 
 /// Why a file of a measured language is left out by rule (SPEC §4): not an error, and
 /// not listed by `measure`, but listed by the gate for files new on a branch (§6).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LeftOutReason {
     /// A test path rule, e.g. `test directory "Inventory.Tests"`.
     TestPath(String),
@@ -308,7 +310,7 @@ impl fmt::Display for LeftOutReason {
 }
 
 /// What became of one file handed to the measurer.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum FileOutcome {
     Measured(FileMeasure),
     Skipped { path: String, reason: SkipReason },

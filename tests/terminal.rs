@@ -227,7 +227,8 @@ fn verbose_gate_says_what_became_of_each_changed_file() {
          \x20 src/Small.cs: judged (modified; context inventory)\n\
          \x20 src/Tests/ATests.cs: not judged: left out: test directory \"Tests\"\n\
          \x20 src/notes.txt: not judged: not a measured language\n\
-         \x20 tools/Tool.cs: not judged: no context owns it\n"
+         \x20 tools/Tool.cs: not judged: no context owns it\n\
+         cache: parsed 2 file(s), 0 from cache\n"
     );
     // stdout is the same report as without --verbose.
     assert_eq!(run.stdout, s.run(&["gate"]).stdout);
@@ -251,7 +252,8 @@ fn verbose_gate_names_a_context_without_terms() {
         run.stderr,
         "changed since the base: 2 file(s)\n\
          \x20 src/Smaller.cs: judged (renamed from src/Small.cs; context inventory)\n\
-         \x20 web/Page.cs: not judged: context web has no Limits at the merge-base\n"
+         \x20 web/Page.cs: not judged: context web has no Limits at the merge-base\n\
+         cache: parsed 1 file(s), 0 from cache\n"
     );
 }
 
@@ -269,7 +271,8 @@ fn verbose_measure_lists_left_out_files_with_the_rule() {
         run.stderr,
         "left out src/Gen.g.cs: generated file name (.g.cs)\n\
          left out src/Tests/ATests.cs: test directory \"Tests\"\n\
-         left out src/lib.rs: generated header (@generated) at line 1\n"
+         left out src/lib.rs: generated header (@generated) at line 1\n\
+         cache: parsed 3 file(s), 0 from cache\n"
     );
     serde_json::from_str::<serde_json::Value>(&run.stdout).expect("stdout stays JSON");
 }

@@ -1,7 +1,8 @@
 //! Temporary files that an interrupted baseline write left behind (README
 //! "Reliability"). A write is a temp file beside the baseline, renamed over it; a run
 //! killed before the rename leaves the temp file. No reader ever looks at one; the next
-//! write removes those whose process is gone.
+//! write removes those whose process is gone. The measurement cache names its temp files
+//! the same way and cleans them with [`remove_stale_temps_in`].
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -23,13 +24,27 @@ pub fn remove_stale_temps(path: &Path) -> Vec<PathBuf> {
         dir
     };
     let prefix = temp_prefix(&name.to_string_lossy());
+    remove_stale(dir, |file_name| file_name.strip_prefix(&prefix))
+}
+
+/// Removes every temp file in `dir` (`.NAME.tmp.PID.N`, whatever `NAME`) whose process is
+/// no longer running (the measurement cache's shards share one directory).
+pub fn remove_stale_temps_in(dir: &Path) -> Vec<PathBuf> {
+    remove_stale(dir, |file_name| {
+        let rest = file_name.strip_prefix('.')?;
+        rest.find(".tmp.").map(|at| &rest[at + ".tmp.".len()..])
+    })
+}
+
+/// Removes the files of `dir` whose name `tail` maps to a `PID.N` of a dead process.
+fn remove_stale(dir: &Path, tail: impl Fn(&str) -> Option<&str>) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
     let mut removed = Vec::new();
     for entry in entries.flatten() {
         let file_name = entry.file_name().to_string_lossy().into_owned();
-        let Some(pid) = file_name.strip_prefix(&prefix).and_then(pid_of) else {
+        let Some(pid) = tail(&file_name).and_then(pid_of) else {
             continue;
         };
         let is_file = entry.file_type().is_ok_and(|t| t.is_file());

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use anyhow::{Context as _, Result};
 
 use crate::baseline::{self, tsv, Baseline, Changes};
+use crate::cache::{self, Cache};
 use crate::commands::Workspace;
 use crate::measure::{self, Options};
 use crate::model::{FileOutcome, UnitValue};
@@ -25,6 +26,8 @@ pub struct Request {
     pub check: bool,
     pub mode: Mode,
     pub options: Options,
+    /// Use the measurement cache (`--no-cache` turns it off).
+    pub cache: bool,
 }
 
 /// What happened to one context's baseline.
@@ -58,6 +61,8 @@ pub struct BaselineReport {
     pub check: bool,
     pub results: Vec<ContextResult>,
     pub warnings: Vec<String>,
+    /// What the measurement cache did.
+    pub cache: cache::Stats,
 }
 
 impl BaselineReport {
@@ -82,7 +87,17 @@ pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<B
     for ctx in &terms.contexts {
         warnings.extend(ctx.unknown_keys.iter().cloned());
     }
-    let values = measure_owned(&ws, &terms, &request.options, &mut warnings, progress)?;
+    let cache = Cache::open_for_tree(ws.repo.as_ref(), request.cache);
+    let measured = measure_owned(
+        &ws,
+        &terms,
+        &request.options,
+        &mut warnings,
+        progress,
+        &cache,
+    );
+    let cache = cache.finish();
+    let values = measured?;
     let mut results = Vec::new();
     for ctx in &terms.contexts {
         let owned_values = values.get(&ctx.context.dir).map_or(&[][..], |v| &v[..]);
@@ -102,6 +117,7 @@ pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<B
         check: request.check,
         results,
         warnings,
+        cache,
     })
 }
 
@@ -112,6 +128,7 @@ fn measure_owned(
     options: &Options,
     warnings: &mut Vec<String>,
     progress: &dyn measure::Progress,
+    memo: &dyn measure::Memo,
 ) -> Result<BTreeMap<String, Vec<UnitValue>>> {
     let mut targets: Vec<String> = terms
         .contexts
@@ -127,7 +144,7 @@ fn measure_owned(
         return Ok(grouped);
     }
     let mut seen = std::collections::BTreeSet::new();
-    for outcome in measure::measure_tree_with(&ws.root, &targets, options, progress)? {
+    for outcome in measure::measure_tree_with(&ws.root, &targets, options, progress, memo)? {
         if !seen.insert(outcome.path().to_string()) {
             continue;
         }

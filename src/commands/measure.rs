@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
+use crate::cache::{self, Cache};
 use crate::commands::Workspace;
 use crate::judge::{Finding, Status};
 use crate::measure::{self, Options};
@@ -17,6 +18,8 @@ pub struct Request {
     pub paths: Vec<PathBuf>,
     pub contexts: Vec<PathBuf>,
     pub options: Options,
+    /// Use the measurement cache (`--no-cache` turns it off).
+    pub cache: bool,
 }
 
 /// One measured file with its owner and the status of each unit and file-level value.
@@ -44,6 +47,8 @@ pub struct MeasureReport {
     /// One per judged key (same-name units merged at the worse value) that is not ok.
     pub findings: Vec<Finding>,
     pub warnings: Vec<String>,
+    /// What the measurement cache did.
+    pub cache: cache::Stats,
 }
 
 impl MeasureReport {
@@ -66,9 +71,12 @@ pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<M
     for path in &request.paths {
         targets.push(ws.relative(&request.cwd, path)?);
     }
-    let outcomes = measure::measure_tree_with(&ws.root, &targets, &request.options, progress)?;
+    let cache = Cache::open_for_tree(ws.repo.as_ref(), request.cache);
+    let outcomes =
+        measure::measure_tree_with(&ws.root, &targets, &request.options, progress, &cache)?;
     let mut report = MeasureReport {
         warnings: terms.warnings.clone(),
+        cache: cache.finish(),
         ..MeasureReport::default()
     };
     for ctx in &terms.contexts {

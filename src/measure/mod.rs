@@ -62,11 +62,12 @@ impl Default for Options {
 /// extension is not a measured language. The one measuring path of every command.
 pub fn measure_file_in(
     imports: &Imports,
+    memo: &dyn Memo,
     path: &str,
     bytes: &[u8],
     options: &Options,
 ) -> Option<FileOutcome> {
-    let mut outcome = measure_file(path, bytes, options)?;
+    let mut outcome = memo.measure(path, bytes, options)?;
     if let FileOutcome::Measured(m) = &mut outcome {
         if m.language == Language::Markdown {
             let (loaded, warnings) = imports.load(path, bytes);
@@ -75,6 +76,29 @@ pub fn measure_file_in(
         }
     }
     Some(outcome)
+}
+
+/// Outcomes kept from earlier runs (the measurement cache, `crate::cache`), asked before a
+/// file is read or parsed. A memo gives exactly what [`measure_file`] gives for the same
+/// path, bytes and options, or measures.
+pub trait Memo: Sync {
+    /// The outcome of the listed file `rel`, when it is known without reading the file.
+    fn recall(&self, rel: &str, options: &Options) -> Option<FileOutcome>;
+    /// [`measure_file`] of `bytes`, kept or measured.
+    fn measure(&self, path: &str, bytes: &[u8], options: &Options) -> Option<FileOutcome>;
+}
+
+/// No memo: every file is measured.
+pub struct NoMemo;
+
+impl Memo for NoMemo {
+    fn recall(&self, _rel: &str, _options: &Options) -> Option<FileOutcome> {
+        None
+    }
+
+    fn measure(&self, path: &str, bytes: &[u8], options: &Options) -> Option<FileOutcome> {
+        measure_file(path, bytes, options)
+    }
 }
 
 /// Measures one file given its repository-relative path and its bytes, on its own: a

@@ -232,7 +232,13 @@ fn markdown_is_measured_in_bytes_without_units() {
         .with("docs/b.md", "bee\n")
         .with("docs/c.md", "never\n");
     let imports = Imports::new(&source, DEFAULT_MAX_FILE_SIZE);
-    let outcome = measure_file_in(&imports, "docs/a.md", text.as_bytes(), &Options::default());
+    let outcome = measure_file_in(
+        &imports,
+        &NoMemo,
+        "docs/a.md",
+        text.as_bytes(),
+        &Options::default(),
+    );
     let Some(FileOutcome::Measured(m)) = outcome else {
         panic!("{outcome:?}");
     };
@@ -269,7 +275,13 @@ fn code_files_carry_file_bytes_and_no_loaded_bytes() {
     );
     let source = crate::source::MemorySource::default();
     let imports = Imports::new(&source, 100);
-    let outcome = measure_file_in(&imports, "src/a.rs", b"fn f() {}\n", &Options::default());
+    let outcome = measure_file_in(
+        &imports,
+        &NoMemo,
+        "src/a.rs",
+        b"fn f() {}\n",
+        &Options::default(),
+    );
     assert!(matches!(outcome, Some(FileOutcome::Measured(m)) if m.loaded.is_none()));
 }
 

@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::{bail, Context as _, Result};
 use rayon::prelude::*;
 
-use super::{left_out, measure_file_in, skipped, Imports, Options};
+use super::{left_out, measure_file_in, skipped, Imports, Memo, NoMemo, Options};
 use crate::model::{FileOutcome, Language, SkipReason};
 use crate::source::WorkTree;
 
@@ -22,7 +22,7 @@ pub fn measure_tree(
     targets: &[String],
     options: &Options,
 ) -> Result<Vec<FileOutcome>> {
-    measure_tree_with(root, targets, options, &NoProgress)
+    measure_tree_with(root, targets, options, &NoProgress, &NoMemo)
 }
 
 /// Told how far a long measuring run has come (a progress bar, in `report`).
@@ -44,12 +44,15 @@ impl Progress for NoProgress {
     fn end(&self) {}
 }
 
-/// [`measure_tree`], telling `progress` of each file measured.
+/// [`measure_tree`], telling `progress` of each file measured and asking `memo` first.
+/// Each file is read, parsed and its tree dropped on one thread; outcomes come back
+/// sorted by path whatever the thread count.
 pub fn measure_tree_with(
     root: &Path,
     targets: &[String],
     options: &Options,
     progress: &dyn Progress,
+    memo: &dyn Memo,
 ) -> Result<Vec<FileOutcome>> {
     let targets = normalise_targets(root, targets)?;
     let files = list_files(root, &targets)?;
@@ -59,7 +62,7 @@ pub fn measure_tree_with(
     let mut outcomes: Vec<FileOutcome> = files
         .par_iter()
         .filter_map(|rel| {
-            let outcome = measure_path(&imports, root, rel, options);
+            let outcome = measure_path(&imports, memo, root, rel, options);
             progress.advance();
             outcome
         })
@@ -149,12 +152,16 @@ pub fn list_measured(root: &Path, targets: &[String]) -> Result<Vec<String>> {
 /// Measures one listed file: path rules and size before reading it.
 fn measure_path(
     imports: &Imports,
+    memo: &dyn Memo,
     root: &Path,
     rel: &str,
     options: &Options,
 ) -> Option<FileOutcome> {
     if let Some(reason) = super::left_out_by_path(rel) {
         return Some(left_out(rel, reason));
+    }
+    if let Some(outcome) = memo.recall(rel, options) {
+        return Some(outcome);
     }
     let abs = root.join(rel);
     let size = match std::fs::symlink_metadata(&abs) {
@@ -166,7 +173,7 @@ fn measure_path(
         return Some(skipped(rel, SkipReason::TooLarge { size, max }));
     }
     match std::fs::read(&abs) {
-        Ok(bytes) => measure_file_in(imports, rel, &bytes, options),
+        Ok(bytes) => measure_file_in(imports, memo, rel, &bytes, options),
         Err(e) => Some(skipped(rel, SkipReason::Unreadable(e.to_string()))),
     }
 }

@@ -73,6 +73,23 @@ impl Console {
         }
     }
 
+    /// What the measurement cache did: `cache: parsed N file(s), M from cache` on stderr
+    /// with `--verbose` or when `STRUCTGATE_CACHE_STATS` is set; a cache that could not be
+    /// written is a warning (the results stand; the next run is slower).
+    pub fn cache(&self, stats: &crate::cache::Stats) {
+        let line = format!(
+            "cache: parsed {} file(s), {} from cache",
+            stats.parsed, stats.cached
+        );
+        if std::env::var_os("STRUCTGATE_CACHE_STATS").is_some() && self.level != Level::Verbose {
+            let _ = writeln!(std::io::stderr().lock(), "{line}");
+        }
+        self.verbose(&[line]);
+        if let Some(e) = &stats.write_error {
+            self.warn(&[format!("the measurement cache was not saved: {e}")]);
+        }
+    }
+
     /// A progress bar on stderr, drawn only on a terminal and not when quiet, for runs of
     /// at least `min_files` files.
     pub fn bar(&self, min_files: u64, label: &'static str) -> Bar {

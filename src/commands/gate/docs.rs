@@ -110,7 +110,13 @@ fn judge_importer(
     let Some(bytes) = judging.work.read(path)? else {
         return Ok(());
     };
-    let outcome = measure::measure_file_in(&judging.imports, path, &bytes, &judging.options);
+    let outcome = measure::measure_file_in(
+        &judging.imports,
+        judging.memo,
+        path,
+        &bytes,
+        &judging.options,
+    );
     let Some(FileOutcome::Measured(m)) = outcome else {
         return Ok(());
     };

@@ -30,6 +30,7 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         contract_findings: Vec::new(),
         contract_dirs: 0,
         files: Vec::new(),
+        cache: Default::default(),
     };
     let mut worst: BTreeMap<Key, Finding> = BTreeMap::new();
     let mut judged = BTreeSet::new();
@@ -48,6 +49,7 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         report.contract_dirs += sb.contracts.directories();
         report.contract_findings.extend(sb.contracts.findings);
         report.files.extend(sb.files);
+        report.cache.add(sb.cache);
     }
     tidy(&mut report);
     report.judged_files = judged.len();

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
+use crate::cache;
 use crate::judge::Finding;
 use crate::measure::Options;
 
@@ -20,6 +21,8 @@ pub struct Request {
     pub bases: Vec<String>,
     pub start: Option<String>,
     pub options: Options,
+    /// Use the measurement cache (`--no-cache` turns it off).
+    pub cache: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,6 +84,8 @@ pub struct GateReport {
     /// Every changed file and what became of it, e.g. `judged (modified; context
     /// inventory)` or `not judged: deleted` (for `--verbose`).
     pub files: Vec<(String, String)>,
+    /// What the measurement cache did (summed over sandboxes).
+    pub cache: cache::Stats,
 }
 
 /// What one sandbox contributed.
@@ -100,6 +105,7 @@ pub(crate) struct Sandbox {
     imports_changed: Vec<(String, Vec<String>)>,
     contracts: crate::contracts::Outcome,
     files: Vec<(String, String)>,
+    cache: cache::Stats,
 }
 
 impl Sandbox {

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 
 use super::{docs, ContextState, NotJudged, Request, Sandbox};
+use crate::cache::Cache;
 use crate::git::{BaseResolution, Change, ChangeKind, Repo};
 use crate::judge::{Finding, Status};
 use crate::measure::{self, Imports, Options};
@@ -50,12 +51,19 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
     }
     sandbox.ran = true;
     let work = WorkTree::new(workdir);
-    let judging = Judging::new(&terms, &tree, &work, request.options, &changes);
-    for change in &changes {
-        judging.change(&mut sandbox, change)?;
+    let cache = Cache::open(Some(&repo), request.cache);
+    let judging = Judging::new(&terms, &tree, &work, request.options, &changes, &cache);
+    let judged = judge_all(&judging, &mut sandbox, &changes);
+    sandbox.cache = cache.finish();
+    judged.map(|()| sandbox)
+}
+
+/// Judges every change, then the documents whose imports changed (SPEC §8).
+fn judge_all(judging: &Judging, sandbox: &mut Sandbox, changes: &[Change]) -> Result<()> {
+    for change in changes {
+        judging.change(sandbox, change)?;
     }
-    docs::judge_importers(&judging, &mut sandbox)?;
-    Ok(sandbox)
+    docs::judge_importers(judging, sandbox)
 }
 
 /// The files changed since `base`, or `None` after noting that git couldn't list them.
@@ -177,6 +185,8 @@ pub(super) struct Judging<'a> {
     pub(super) options: Options,
     /// Every path the working tree holds that differs from the base.
     pub(super) changed: BTreeSet<String>,
+    /// The measurement cache.
+    pub(super) memo: &'a Cache,
 }
 
 impl<'a> Judging<'a> {
@@ -186,6 +196,7 @@ impl<'a> Judging<'a> {
         work: &'a WorkTree,
         options: Options,
         changes: &[Change],
+        memo: &'a Cache,
     ) -> Judging<'a> {
         Judging {
             terms,
@@ -194,6 +205,7 @@ impl<'a> Judging<'a> {
             work,
             options,
             changed: docs::changed_paths(changes),
+            memo,
         }
     }
 
@@ -270,7 +282,7 @@ impl<'a> Judging<'a> {
             ..self.options
         };
         Ok(
-            match measure::measure_file_in(&self.imports, path, &bytes, &options) {
+            match measure::measure_file_in(&self.imports, self.memo, path, &bytes, &options) {
                 Some(FileOutcome::Measured(m)) => {
                     sb.judged.insert(path.to_string());
                     sb.warnings
