@@ -187,16 +187,76 @@ fn a_submodule_is_not_descended_into_and_said_so() {
     std::fs::write(s.abs("src/sub/Huge.cs"), cs_class("Huge", &[("Run", 80)])).expect("write");
     let run = s.run(&["gate"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert!(
-        run.stdout
-            .contains("skipped src/sub: submodule: not descended into"),
-        "{}",
-        run.stdout
+    assert_eq!(
+        verdict(&run.stdout),
+        [
+            "structure judged 0 file(s) in 1 context(s), within their Limits",
+            SUBMODULE
+        ]
     );
 }
 
+const SUBMODULE: &str =
+    "skipped src/sub: submodule: not descended into, its changes are not judged";
+
+/// `git` with a committer, for commits inside a submodule (which has no config of its own).
+fn commit_in(s: &Scenario, dir: &str, msg: &str) {
+    let who = ["-c", "user.name=Test", "-c", "user.email=test@example.com"];
+    s.git_ok(&[&["-C", dir][..], &who, &["add", "-A"]].concat());
+    s.git_ok(&[&["-C", dir][..], &who, &["commit", "-q", "-m", msg]].concat());
+}
+
 #[test]
-fn a_sparse_checkout_judges_what_it_holds_and_not_what_it_left_out() {
+fn a_submodule_the_branch_moves_or_removes_is_listed_as_not_judged() {
+    let s = repo();
+    let inner = Scenario::git();
+    inner.write("Huge.cs", &cs_class("Huge", &[("Run", 40)]));
+    inner.commit("inner");
+    s.git_ok(&["checkout", "-q", "main"]);
+    let inner_path = inner.path().to_str().expect("utf8");
+    let add = ["-c", "protocol.file.allow=always", "submodule", "add", "-q"];
+    s.git_ok(&[&add[..], &[inner_path, "src/sub"]].concat());
+    s.commit("a submodule on main");
+    s.git_ok(&["checkout", "-q", "feature"]);
+    s.git_ok(&["merge", "-q", "main"]);
+    let gate = |expected: &[&str]| {
+        let run = s.run(&["gate"]);
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+        let mut lines = vec!["structure judged 0 file(s) in 1 context(s), within their Limits"];
+        lines.extend(expected);
+        assert_eq!(verdict(&run.stdout), lines);
+    };
+    // Unchanged since the base: nothing to say.
+    gate(&[]);
+    // Edits inside it, committed nowhere, are the submodule's own work in progress: this
+    // repository can't commit them, so they aren't listed.
+    s.write("src/sub/Huge.cs", &cs_class("Huge", &[("Run", 80)]));
+    s.write("src/sub/New.cs", &cs_class("New", &[("Run", 80)]));
+    gate(&[]);
+    // Once they are a commit checked out in the submodule, its commit differs from the
+    // base's: listed (also staged, also committed).
+    commit_in(&s, "src/sub", "grow");
+    gate(&[SUBMODULE]);
+    s.git_ok(&["add", "src/sub"]);
+    gate(&[SUBMODULE]);
+    s.commit("move the submodule");
+    gate(&[SUBMODULE]);
+    let run = s.run(&["gate", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(
+        json["skipped"],
+        serde_json::json!([{"path": "src/sub", "reason": "submodule: not descended into, its changes are not judged"}])
+    );
+    // Removed on the branch: listed too.
+    s.git_ok(&["rm", "-q", "-r", "src/sub"]);
+    gate(&[SUBMODULE]);
+}
+
+const SPARSE_OUT: &str =
+    "skipped src/far/Far.cs: not in the working tree (a sparse checkout or skip-worktree leaves it out)";
+
+#[test]
+fn a_sparse_checkout_judges_what_it_holds_and_lists_what_it_left_out() {
     let s = repo();
     s.git_ok(&["checkout", "-q", "main"]);
     s.write("src/far/Far.cs", &cs_class("Far", &[("Run", 5)]));
@@ -206,10 +266,10 @@ fn a_sparse_checkout_judges_what_it_holds_and_not_what_it_left_out() {
     s.git_ok(&["sparse-checkout", "set", "--no-cone", "/*", "!/src/far/"]);
     assert!(!s.abs("src/far/Far.cs").exists());
     let run = s.run(&["gate"]);
+    assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
         verdict(&run.stdout),
         ["structure judged 0 file(s) in 1 context(s), within their Limits"],
-        "{run:?}"
     );
     grow_small(s.path());
     let run = s.run(&["gate"]);
@@ -219,6 +279,55 @@ fn a_sparse_checkout_judges_what_it_holds_and_not_what_it_left_out() {
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
             EXCESS
+        ]
+    );
+    // What the branch changed outside the checkout can't be measured: listed, not judged.
+    s.git_ok(&["sparse-checkout", "disable"]);
+    s.write("src/far/Far.cs", &cs_class("Far", &[("Run", 40)]));
+    s.commit("grow both");
+    s.git_ok(&["sparse-checkout", "set", "--no-cone", "/*", "!/src/far/"]);
+    let run = s.run(&["gate"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        verdict(&run.stdout),
+        [
+            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
+            EXCESS,
+            SPARSE_OUT,
+        ]
+    );
+}
+
+#[test]
+fn a_sparse_index_is_not_judged_with_the_command_that_expands_it() {
+    let s = repo();
+    s.write("src/far/Far.cs", &cs_class("Far", &[("Run", 40)]));
+    s.commit("far");
+    s.git_ok(&["sparse-checkout", "set", "--cone", "--sparse-index", "docs"]);
+    let listed = s.git_ok(&["ls-files", "--sparse"]);
+    assert!(listed.contains("src/\n"), "not a sparse index: {listed}");
+    let run = s.run(&["gate"]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    let base = s.git_ok(&["rev-parse", "main"]);
+    assert_eq!(
+        verdict(&run.stdout),
+        [format!(
+            "structure not judged: git couldn't list the changed files: listing the changes \
+             since commit {}: the index is a sparse index (`index.sparse`), which structgate \
+             cannot compare with the base; `git sparse-checkout init --no-sparse-index` makes \
+             it a full index again",
+            base.trim()
+        )]
+    );
+    assert_eq!(s.run(&["gate", "--require-judged"]).code, 1);
+    s.git_ok(&["sparse-checkout", "init", "--no-sparse-index"]);
+    let run = s.run(&["gate"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        verdict(&run.stdout),
+        [
+            "structure judged 0 file(s) in 1 context(s), within their Limits",
+            SPARSE_OUT
         ]
     );
 }
@@ -254,48 +363,74 @@ fn object_file(s: &Scenario, rev: &str) -> (String, std::path::PathBuf) {
     (id, file)
 }
 
-#[test]
-fn a_missing_or_corrupt_object_is_an_error_naming_the_file_commit_and_object() {
-    let base = |s: &Scenario| s.git_ok(&["rev-parse", "main"]).trim().to_string();
-    // The base's principles.md is missing.
+/// `repo()` with the object of `rev` broken by `damage`, `Small.cs` grown first when
+/// `grow`: the gate's exit code and its stderr with the base commit, the object's id, the
+/// object's file and the repository's root written `{base}`, `{object}`, `{file}`,
+/// `{root}`.
+fn gate_with_broken_object(rev: &str, grow: bool, damage: Damage) -> (i32, String) {
     let s = repo();
-    let (id, file) = object_file(&s, "main:principles.md");
-    std::fs::remove_file(file).expect("rm");
-    let run = s.run(&["gate"]);
-    assert_eq!(run.code, 2, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!("error: reading principles.md: reading principles.md at commit {}: An object with id {id} could not be found\n", base(&s))
-    );
-    // The base version of a changed file is missing.
-    let s = repo();
-    grow_small(s.path());
-    let (id, file) = object_file(&s, "main:src/Small.cs");
-    std::fs::remove_file(file).expect("rm");
-    let run = s.run(&["gate"]);
-    assert_eq!(run.code, 2, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!(
-            "error: reading src/Small.cs at commit {}: An object with id {id} could not be found\n",
-            base(&s)
-        )
-    );
-    // The base's context.yaml is corrupt.
-    let s = repo();
-    let (_, file) = object_file(&s, "main:context.yaml");
+    if grow {
+        grow_small(s.path());
+    }
+    let base = s.git_ok(&["rev-parse", "main"]).trim().to_string();
+    let (id, file) = object_file(&s, rev);
     let mut perms = std::fs::metadata(&file).expect("stat").permissions();
     #[allow(clippy::permissions_set_readonly_false)]
     perms.set_readonly(false);
     std::fs::set_permissions(&file, perms).expect("chmod");
-    std::fs::write(&file, "garbage\n").expect("write");
+    damage(&file);
     let run = s.run(&["gate"]);
-    assert_eq!(run.code, 2, "{run:?}");
-    assert!(
-        run.stderr.starts_with(&format!("error: reading context.yaml: reading context.yaml at commit {}: Could not read loose object", base(&s))),
-        "{}",
-        run.stderr
-    );
+    assert_eq!(run.stdout, "", "{rev}");
+    let file = file.canonicalize().unwrap_or(file);
+    let root = s.path().canonicalize().expect("root");
+    let filled = run
+        .stderr
+        .replace(&base, "{base}")
+        .replace(&id, "{object}")
+        .replace(&file.display().to_string(), "{file}")
+        .replace(&root.display().to_string(), "{root}");
+    (run.code, filled)
+}
+
+/// Breaks an object's file.
+type Damage = fn(&std::path::Path);
+
+fn remove(file: &std::path::Path) {
+    std::fs::remove_file(file).expect("rm");
+}
+
+fn garble(file: &std::path::Path) {
+    std::fs::write(file, "garbage\n").expect("write");
+}
+
+fn truncate(file: &std::path::Path) {
+    std::fs::write(file, "").expect("write");
+}
+
+#[test]
+fn a_missing_or_corrupt_object_is_an_error_naming_the_file_commit_and_object() {
+    let cases: [(&str, bool, Damage, &str); 7] = [
+        ("main:principles.md", false, remove,
+         "error: reading principles.md: reading principles.md at commit {base}: An object with id {object} could not be found\n"),
+        ("main:structure-baseline.tsv", false, remove,
+         "error: reading structure-baseline.tsv at commit {base}: An object with id {object} could not be found\n"),
+        // The base version of a changed file.
+        ("main:src/Small.cs", true, remove,
+         "error: reading src/Small.cs at commit {base}: An object with id {object} could not be found\n"),
+        ("main:src/Small.cs", true, truncate,
+         "error: reading src/Small.cs at commit {base}: Could not read loose object, path=\"{file}\": Empty loose object file\n"),
+        ("main:context.yaml", false, garble,
+         "error: reading context.yaml: reading context.yaml at commit {base}: Could not read loose object, path=\"{file}\": Could not decode zip stream: Invalid input data\n"),
+        ("main^{tree}", false, remove,
+         "error: reading context.yaml files: listing the files of commit {base}: An object with id {object} could not be found\n"),
+        // HEAD's own commit (here also the base's).
+        ("HEAD", false, remove,
+         "error: {root}: resolving HEAD: Could not peel reference to an object: object could not be found, object_id=\"{base}\", reference=\"refs/heads/feature\"\n"),
+    ];
+    for (rev, grow, damage, expected) in cases {
+        let (code, stderr) = gate_with_broken_object(rev, grow, damage);
+        assert_eq!((code, stderr.as_str()), (2, expected), "{rev}");
+    }
 }
 
 #[test]
