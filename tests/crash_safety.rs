@@ -239,6 +239,33 @@ fn the_next_write_removes_temp_files_whose_process_is_gone_and_keeps_a_running_o
 }
 
 #[test]
+fn a_write_that_fails_at_the_rename_leaves_what_was_there_and_no_temp_file() {
+    // The rename is the last step, after the temp file is written and synced: a
+    // directory in the baseline's place makes it fail there.
+    let s = Scenario::git();
+    s.write("context.yaml", "sources: [src]\n")
+        .write("principles.md", &principles("function_lines: 2\n"))
+        .write("src/m.rs", "fn f() {\n    let _ = 1;\n}\n")
+        .write("structure-baseline.tsv/inside", "kept\n");
+    let run = s.run(&["baseline", "init"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    let target = s
+        .path()
+        .canonicalize()
+        .expect("root")
+        .join("structure-baseline.tsv");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: writing baseline structure-baseline.tsv: cannot replace {}: Is a directory (os error 21)\n",
+            target.display()
+        )
+    );
+    assert_eq!(s.read("structure-baseline.tsv/inside"), "kept\n");
+    assert_eq!(temp_files(&s), Vec::<String>::new());
+}
+
+#[test]
 fn two_refreshes_at_once_leave_a_valid_file() {
     let (s, old, new) = scenario();
     for round in 0..3 {
