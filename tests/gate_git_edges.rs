@@ -5,38 +5,15 @@
 
 mod common;
 
-use common::{cs_class, principles, Scenario};
+use common::{after_base, cs_class, Scenario};
 
-/// `main` holds one context (function_lines 10, band 12) with a baseline tolerating
-/// `Big.Old` at 20 lines, and `src/Small.cs`; HEAD is `feature`, cut from `main`.
-fn repo() -> Scenario {
-    let s = Scenario::git();
-    s.write(
-        "context.yaml",
-        "meta:\n  name: inventory\nsources:\n  - src\n",
-    );
-    s.write(
-        "principles.md",
-        &principles("function_lines: 10\ntolerance_percent: 20\n"),
-    );
-    s.write("src/Big.cs", &cs_class("Big", &[("Old", 20)]));
-    s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
-    assert_eq!(s.run(&["baseline", "init"]).code, 0);
-    s.commit("base");
-    s.git_ok(&["checkout", "-q", "-b", "feature"]);
-    s
-}
-
+/// The scenarios are [`Scenario::feature_of_inventory`]: `Small.Run` at 13 lines is past
+/// its band.
 fn grow_small(dir: &std::path::Path) {
     std::fs::write(dir.join("src/Small.cs"), cs_class("Small", &[("Run", 13)])).expect("write");
 }
 
 const EXCESS: &str = "src/Small.cs Small.Run: function_lines 13 > 10 (band 12)";
-
-/// The report's lines after the `base ...` line.
-fn verdict(out: &str) -> Vec<&str> {
-    out.lines().filter(|l| !l.starts_with("base ")).collect()
-}
 
 #[test]
 fn unborn_head_is_not_judged_and_require_judged_fails() {
@@ -53,23 +30,22 @@ fn unborn_head_is_not_judged_and_require_judged_fails() {
 
 #[test]
 fn a_detached_head_is_judged_against_its_merge_base() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     grow_small(s.path());
     s.commit("grow");
     s.git_ok(&["checkout", "-q", "--detach", "feature"]);
     let run = s.run(&["gate"]);
     assert_eq!(run.code, 1, "{run:?}");
-    let main = s.git_ok(&["rev-parse", "main"]);
-    assert!(run.stdout.starts_with(&format!(
-        "base {} (merge-base of HEAD and main)\n",
-        main.trim()
-    )));
-    assert_eq!(verdict(&run.stdout)[1], EXCESS);
+    let main = s.rev_parse("main");
+    assert!(run
+        .stdout
+        .starts_with(&format!("base {main} (merge-base of HEAD and main)\n")));
+    assert_eq!(after_base(&run.stdout)[1], EXCESS);
 }
 
 #[test]
 fn a_shallow_clone_without_the_merge_base_is_not_judged_unless_started() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     grow_small(s.path());
     s.commit("grow");
     s.git_ok(&["checkout", "-q", "main"]);
@@ -108,14 +84,14 @@ fn a_shallow_clone_without_the_merge_base_is_not_judged_unless_started() {
     let run = c.run_in(&dest, &["gate", "--start", "HEAD"]);
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(
-        verdict(&run.stdout)[1],
+        after_base(&run.stdout)[1],
         "src/Small.cs Small.Run: function_lines 14 > 10 (band 12)"
     );
 }
 
 #[test]
 fn a_bare_repository_is_an_error() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     let bare = tempfile::tempdir().expect("tmp");
     let dest = bare.path().join("b.git");
     s.git_ok(&["clone", "-q", "--bare", ".", dest.to_str().expect("utf8")]);
@@ -133,7 +109,7 @@ fn a_bare_repository_is_an_error() {
 
 #[test]
 fn a_linked_worktree_is_judged_on_its_own_changes() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     let other = tempfile::tempdir().expect("tmp");
     let wt = other.path().join("wt");
     s.git_ok(&[
@@ -147,20 +123,20 @@ fn a_linked_worktree_is_judged_on_its_own_changes() {
     ]);
     let run = s.run_in(&wt, &["gate"]);
     assert_eq!(
-        verdict(&run.stdout),
+        after_base(&run.stdout),
         ["structure judged 0 file(s) in 1 context(s), within their Limits"]
     );
     grow_small(&wt);
     let run = s.run_in(&wt, &["gate"]);
     assert_eq!(run.code, 1, "{run:?}");
-    assert_eq!(verdict(&run.stdout)[1], EXCESS);
+    assert_eq!(after_base(&run.stdout)[1], EXCESS);
     // The main working tree is untouched by the linked one's change.
     assert_eq!(s.run(&["gate"]).code, 0);
 }
 
 #[test]
 fn a_submodule_is_not_descended_into_and_said_so() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     let inner = Scenario::git();
     inner.write("Huge.cs", &cs_class("Huge", &[("Run", 40)]));
     inner.commit("inner");
@@ -188,7 +164,7 @@ fn a_submodule_is_not_descended_into_and_said_so() {
     let run = s.run(&["gate"]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
-        verdict(&run.stdout),
+        after_base(&run.stdout),
         [
             "structure judged 0 file(s) in 1 context(s), within their Limits",
             SUBMODULE
@@ -208,7 +184,7 @@ fn commit_in(s: &Scenario, dir: &str, msg: &str) {
 
 #[test]
 fn a_submodule_the_branch_moves_or_removes_is_listed_as_not_judged() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     let inner = Scenario::git();
     inner.write("Huge.cs", &cs_class("Huge", &[("Run", 40)]));
     inner.commit("inner");
@@ -224,7 +200,7 @@ fn a_submodule_the_branch_moves_or_removes_is_listed_as_not_judged() {
         assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
         let mut lines = vec!["structure judged 0 file(s) in 1 context(s), within their Limits"];
         lines.extend(expected);
-        assert_eq!(verdict(&run.stdout), lines);
+        assert_eq!(after_base(&run.stdout), lines);
     };
     // Unchanged since the base: nothing to say.
     gate(&[]);
@@ -257,7 +233,7 @@ const SPARSE_OUT: &str =
 
 #[test]
 fn a_sparse_checkout_judges_what_it_holds_and_lists_what_it_left_out() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     s.git_ok(&["checkout", "-q", "main"]);
     s.write("src/far/Far.cs", &cs_class("Far", &[("Run", 5)]));
     s.commit("a far directory");
@@ -268,14 +244,14 @@ fn a_sparse_checkout_judges_what_it_holds_and_lists_what_it_left_out() {
     let run = s.run(&["gate"]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
-        verdict(&run.stdout),
+        after_base(&run.stdout),
         ["structure judged 0 file(s) in 1 context(s), within their Limits"],
     );
     grow_small(s.path());
     let run = s.run(&["gate"]);
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(
-        verdict(&run.stdout),
+        after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
             EXCESS
@@ -289,7 +265,7 @@ fn a_sparse_checkout_judges_what_it_holds_and_lists_what_it_left_out() {
     let run = s.run(&["gate"]);
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(
-        verdict(&run.stdout),
+        after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
             EXCESS,
@@ -300,7 +276,7 @@ fn a_sparse_checkout_judges_what_it_holds_and_lists_what_it_left_out() {
 
 #[test]
 fn a_sparse_index_is_not_judged_with_the_command_that_expands_it() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     s.write("src/far/Far.cs", &cs_class("Far", &[("Run", 40)]));
     s.commit("far");
     s.git_ok(&["sparse-checkout", "set", "--cone", "--sparse-index", "docs"]);
@@ -308,15 +284,15 @@ fn a_sparse_index_is_not_judged_with_the_command_that_expands_it() {
     assert!(listed.contains("src/\n"), "not a sparse index: {listed}");
     let run = s.run(&["gate"]);
     assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
-    let base = s.git_ok(&["rev-parse", "main"]);
+    let base = s.rev_parse("main");
     assert_eq!(
-        verdict(&run.stdout),
+        after_base(&run.stdout),
         [format!(
             "structure not judged: git couldn't list the changed files: listing the changes \
              since commit {}: the index is a sparse index (`index.sparse`), which structgate \
              cannot compare with the base; `git sparse-checkout init --no-sparse-index` makes \
              it a full index again",
-            base.trim()
+            base
         )]
     );
     assert_eq!(s.run(&["gate", "--require-judged"]).code, 1);
@@ -324,7 +300,7 @@ fn a_sparse_index_is_not_judged_with_the_command_that_expands_it() {
     let run = s.run(&["gate"]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
-        verdict(&run.stdout),
+        after_base(&run.stdout),
         [
             "structure judged 0 file(s) in 1 context(s), within their Limits",
             SPARSE_OUT
@@ -334,7 +310,7 @@ fn a_sparse_index_is_not_judged_with_the_command_that_expands_it() {
 
 #[test]
 fn crlf_files_under_core_autocrlf_measure_as_their_lf_versions() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     s.git_ok(&["config", "core.autocrlf", "true"]);
     for file in ["src/Big.cs", "src/Small.cs"] {
         s.remove(file);
@@ -344,7 +320,7 @@ fn crlf_files_under_core_autocrlf_measure_as_their_lf_versions() {
     let run = s.run(&["gate"]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
-        verdict(&run.stdout),
+        after_base(&run.stdout),
         ["structure judged 0 file(s) in 1 context(s), within their Limits"]
     );
     s.write(
@@ -353,26 +329,26 @@ fn crlf_files_under_core_autocrlf_measure_as_their_lf_versions() {
     );
     let run = s.run(&["gate"]);
     assert_eq!(run.code, 1, "{run:?}");
-    assert_eq!(verdict(&run.stdout)[1], EXCESS);
+    assert_eq!(after_base(&run.stdout)[1], EXCESS);
 }
 
 /// The loose object file of `rev` (a `commit:path`).
 fn object_file(s: &Scenario, rev: &str) -> (String, std::path::PathBuf) {
-    let id = s.git_ok(&["rev-parse", rev]).trim().to_string();
+    let id = s.rev_parse(rev);
     let file = s.abs(&format!(".git/objects/{}/{}", &id[..2], &id[2..]));
     (id, file)
 }
 
-/// `repo()` with the object of `rev` broken by `damage`, `Small.cs` grown first when
+/// [`Scenario::feature_of_inventory`] with the object of `rev` broken by `damage`, `Small.cs` grown first when
 /// `grow`: the gate's exit code and its stderr with the base commit, the object's id, the
 /// object's file and the repository's root written `{base}`, `{object}`, `{file}`,
 /// `{root}`.
 fn gate_with_broken_object(rev: &str, grow: bool, damage: Damage) -> (i32, String) {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     if grow {
         grow_small(s.path());
     }
-    let base = s.git_ok(&["rev-parse", "main"]).trim().to_string();
+    let base = s.rev_parse("main");
     let (id, file) = object_file(&s, rev);
     let mut perms = std::fs::metadata(&file).expect("stat").permissions();
     #[allow(clippy::permissions_set_readonly_false)]
@@ -435,7 +411,7 @@ fn a_missing_or_corrupt_object_is_an_error_naming_the_file_commit_and_object() {
 
 #[test]
 fn no_filter_textconv_hook_or_fsmonitor_of_the_repository_ever_runs() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     let spy = s.abs("spy-ran");
     let script = s.abs("spy.sh");
     std::fs::write(
@@ -475,7 +451,7 @@ fn no_filter_textconv_hook_or_fsmonitor_of_the_repository_ever_runs() {
     let run = s.run(&["gate"]);
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(
-        verdict(&run.stdout),
+        after_base(&run.stdout),
         [
             "structure judged 2 file(s) in 1 context(s): 2 excess(es) past the band",
             "src/New.cs New.Run: function_lines 13 > 10 (band 12)",

@@ -326,9 +326,7 @@ fn only_the_first_limits_section_is_read_and_a_second_is_a_warning() {
     );
     // The gate reads the base's principles.md, and warns of it the same way.
     s.write("principles.md", two_sections);
-    assert_eq!(s.run(&["baseline", "init"]).code, 0);
-    s.commit("base");
-    s.git_ok(&["checkout", "-q", "-b", "feature"]);
+    s.cut_feature();
     s.write("a.rs", &rs_fn("f", 7));
     let run = s.run(&["gate"]);
     assert_eq!(run.code, 1, "{run:?}");
