@@ -332,17 +332,7 @@ fn new_test_and_generated_files_are_listed_as_left_out() {
 #[test]
 fn sandboxes_count_a_unit_once_at_the_worse_value() {
     let s = Scenario::feature_of_inventory();
-    let other = tempfile::tempdir().expect("tmp");
-    let wt = other.path().join("wt");
-    s.git_ok(&[
-        "worktree",
-        "add",
-        "-q",
-        "-b",
-        "feature2",
-        wt.to_str().expect("utf8"),
-        "main",
-    ]);
+    let (_other, wt) = s.linked_worktree("feature2");
     s.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]));
     std::fs::write(wt.join("src/Small.cs"), cs_class("Small", &[("Run", 15)])).expect("write");
     let run = s.gate(&[".", wt.to_str().expect("utf8")]);

@@ -110,17 +110,7 @@ fn a_bare_repository_is_an_error() {
 #[test]
 fn a_linked_worktree_is_judged_on_its_own_changes() {
     let s = Scenario::feature_of_inventory();
-    let other = tempfile::tempdir().expect("tmp");
-    let wt = other.path().join("wt");
-    s.git_ok(&[
-        "worktree",
-        "add",
-        "-q",
-        "-b",
-        "linked",
-        wt.to_str().expect("utf8"),
-        "main",
-    ]);
+    let (_other, wt) = s.linked_worktree("linked");
     let run = s.run_in(&wt, &["gate"]);
     assert_eq!(
         after_base(&run.stdout),

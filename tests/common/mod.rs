@@ -127,6 +127,16 @@ impl Scenario {
         self.git_ok(&["checkout", "-q", "-b", "feature"]);
     }
 
+    /// `git worktree add -q -b BRANCH DIR main`, with DIR in a temp dir of its own: that
+    /// temp dir (keep it while the worktree is used) and DIR.
+    pub fn linked_worktree(&self, branch: &str) -> (tempfile::TempDir, PathBuf) {
+        let other = tempfile::tempdir().expect("temp dir");
+        let wt = other.path().join("wt");
+        let dir = wt.to_str().expect("a UTF-8 path");
+        self.git_ok(&["worktree", "add", "-q", "-b", branch, dir, "main"]);
+        (other, wt)
+    }
+
     /// `structgate gate` with `extra` arguments.
     pub fn gate(&self, extra: &[&str]) -> Run {
         self.run(&[&["gate"][..], extra].concat())
