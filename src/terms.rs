@@ -9,7 +9,7 @@ use crate::context::{self, Context, Contexts};
 use crate::judge::{self, Finding};
 use crate::limits::{self, Limits};
 use crate::model::{Language, Metric, UnitValue};
-use crate::source::FileSource;
+use crate::source::{Entry, FileSource};
 
 /// One context with its limits and baseline.
 #[derive(Debug, Clone)]
@@ -114,6 +114,9 @@ fn load_one(
     let principles = ctx.principles_path();
     let read = limits::read(source, &principles)?;
     let principles_found = read.is_some();
+    if !principles_found {
+        warn_of_link(source, &principles, "this context has no limits", warnings)?;
+    }
     let (declared, unknown_keys) = match read {
         Some(read) => {
             warnings.extend(read.warnings.iter().cloned());
@@ -130,7 +133,11 @@ fn load_one(
             warnings.extend(parsed.warnings);
             Some(parsed.baseline)
         }
-        None => None,
+        None => {
+            let what = "this context has no baseline (a write replaces the link)";
+            warn_of_link(source, &baseline_path, what, warnings)?;
+            None
+        }
     };
     Ok(ContextTerms {
         context: ctx.clone(),
@@ -140,4 +147,20 @@ fn load_one(
         unknown_keys,
         baseline,
     })
+}
+
+/// A `principles.md` or baseline that is a symbolic link is not read (links are never
+/// followed, SPEC §4); say so, rather than let it pass for a missing file.
+fn warn_of_link(
+    source: &dyn FileSource,
+    path: &str,
+    outcome: &str,
+    warnings: &mut Vec<String>,
+) -> Result<()> {
+    if source.entry(path)? == Entry::Link {
+        warnings.push(format!(
+            "{path} is a symbolic link, which structgate does not follow: {outcome}"
+        ));
+    }
+    Ok(())
 }

@@ -2,23 +2,13 @@
 
 mod common;
 
-use common::{cs_class, principles, Scenario};
+use common::{cs_class, principles, Scenario, BAND_12};
 
 const HEADER: &str = "# path\tunit\tmetric\tvalue — units over their Limits when measured, each tolerated up to its value\n";
 
-fn repo(limits: &str) -> Scenario {
-    let s = Scenario::git();
-    s.write(
-        "context.yaml",
-        "meta:\n  name: inventory\nsources:\n  - src\n",
-    );
-    s.write("principles.md", &principles(limits));
-    s
-}
-
 #[test]
 fn init_writes_excesses_but_not_divergences() {
-    let s = repo("function_lines: 10\ntolerance_percent: 20\n");
+    let s = Scenario::inventory(BAND_12);
     s.write(
         "src/A.cs",
         &cs_class("A", &[("Over", 13), ("Within", 12), ("Fine", 5)]),
@@ -40,7 +30,7 @@ fn init_writes_excesses_but_not_divergences() {
 
 #[test]
 fn init_with_nothing_past_the_band_writes_the_header_alone() {
-    let s = repo("function_lines: 10\n");
+    let s = Scenario::inventory("function_lines: 10\n");
     s.write("src/A.cs", &cs_class("A", &[("Fine", 5)]));
     let run = s.run(&["baseline", "init"]);
     assert_eq!(run.code, 0, "{run:?}");
@@ -63,7 +53,7 @@ fn init_without_limits_writes_nothing_and_says_so() {
 
 #[test]
 fn rerunning_init_changes_nothing_byte_for_byte() {
-    let s = repo("function_lines: 10\n");
+    let s = Scenario::inventory("function_lines: 10\n");
     s.write("src/A.cs", &cs_class("A", &[("Over", 13)]));
     assert_eq!(s.run(&["baseline", "init"]).code, 0);
     let first = s.read("structure-baseline.tsv");
@@ -81,7 +71,7 @@ fn rerunning_init_changes_nothing_byte_for_byte() {
 
 #[test]
 fn init_check_writes_nothing_and_fails() {
-    let s = repo("function_lines: 10\n");
+    let s = Scenario::inventory("function_lines: 10\n");
     s.write("src/A.cs", &cs_class("A", &[("Over", 13)]));
     let run = s.run(&["baseline", "init", "--check"]);
     assert_eq!(run.code, 1, "{run:?}");
@@ -94,7 +84,7 @@ fn init_check_writes_nothing_and_fails() {
 
 #[test]
 fn refresh_lowers_drops_and_never_adds_a_unit_that_grew() {
-    let s = repo("function_lines: 10\n");
+    let s = Scenario::inventory("function_lines: 10\n");
     s.write(
         "src/A.cs",
         &cs_class("A", &[("Shrinks", 20), ("Heals", 20), ("Grows", 5)]),
@@ -131,7 +121,7 @@ fn refresh_lowers_drops_and_never_adds_a_unit_that_grew() {
 
 #[test]
 fn a_lowered_limit_exposes_units_but_not_those_that_grew() {
-    let s = repo("function_lines: 20\n");
+    let s = Scenario::inventory("function_lines: 20\n");
     s.write(
         "src/A.cs",
         &cs_class("A", &[("Exposed", 15), ("Grows", 10)]),
@@ -155,7 +145,7 @@ fn a_lowered_limit_exposes_units_but_not_those_that_grew() {
 
 #[test]
 fn a_raised_limit_drops_entries_now_inside_the_band() {
-    let s = repo("function_lines: 10\n");
+    let s = Scenario::inventory("function_lines: 10\n");
     s.write("src/A.cs", &cs_class("A", &[("Long", 15)]));
     assert_eq!(s.run(&["baseline", "init"]).code, 0);
     s.write(
@@ -172,7 +162,7 @@ fn a_raised_limit_drops_entries_now_inside_the_band() {
 
 #[test]
 fn a_malformed_baseline_is_an_error_and_left_as_it_was() {
-    let s = repo("function_lines: 10\n");
+    let s = Scenario::inventory("function_lines: 10\n");
     s.write("src/A.cs", &cs_class("A", &[("Long", 15)]));
     let bad = format!("{HEADER}src/A.cs\tA.Long\tfunction_lines\tmany\n");
     s.write("structure-baseline.tsv", &bad);
@@ -188,7 +178,7 @@ fn a_malformed_baseline_is_an_error_and_left_as_it_was() {
 
 #[test]
 fn a_git_mv_moves_entries_on_refresh() {
-    let s = repo("function_lines: 10\n");
+    let s = Scenario::inventory("function_lines: 10\n");
     s.write("src/A.cs", &cs_class("A", &[("Long", 15)]));
     assert_eq!(s.run(&["baseline", "init"]).code, 0);
     s.commit("base");
@@ -206,7 +196,7 @@ fn a_git_mv_moves_entries_on_refresh() {
 
 #[test]
 fn measure_marks_tolerated_units() {
-    let s = repo("function_lines: 10\n");
+    let s = Scenario::inventory("function_lines: 10\n");
     s.write("src/A.cs", &cs_class("A", &[("Long", 15)]));
     assert_eq!(s.run(&["measure", "--check", "src"]).code, 1);
     assert_eq!(s.run(&["baseline", "init"]).code, 0);

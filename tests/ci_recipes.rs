@@ -6,20 +6,14 @@ mod common;
 
 use std::path::Path;
 
-use common::{cs_class, principles, Scenario};
-
-const CONTEXT: &str = "meta:\n  name: inventory\nsources:\n  - src\n";
+use common::{cs_class, Scenario};
 
 /// An `origin` repository: `main` with a context and baseline, moved on after branch
 /// `feature` was cut; `feature` grows `Small.Run` to 13 lines (an excess, lines 3-15).
 fn origin() -> Scenario {
-    let s = Scenario::git();
-    s.write("context.yaml", CONTEXT);
-    s.write("principles.md", &principles("function_lines: 10\n"));
+    let s = Scenario::inventory("function_lines: 10\n");
     s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
-    assert_eq!(s.run(&["baseline", "init"]).code, 0);
-    s.commit("base");
-    s.git_ok(&["checkout", "-q", "-b", "feature"]);
+    s.cut_feature();
     s.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]));
     s.commit("grow");
     s.git_ok(&["checkout", "-q", "main"]);
@@ -125,30 +119,18 @@ fn the_github_actions_job_annotates_the_pull_request() {
 fn a_workflow_engine_reads_json_and_the_exit_code() {
     let s = origin();
     s.git_ok(&["checkout", "-q", "feature"]);
-    let start = s.git_ok(&["rev-parse", "HEAD"]);
-    let clean = s.run(&[
-        "gate",
-        "--base",
-        "nowhere",
-        "--start",
-        start.trim(),
-        "--format",
-        "json",
-    ]);
+    let start = s.rev_parse("HEAD");
+    let gate = || {
+        let args = ["--base", "nowhere", "--start", &start, "--format", "json"];
+        s.gate(&args)
+    };
+    let clean = gate();
     assert_eq!(clean.code, 0, "{clean:?}");
     let v: serde_json::Value = serde_json::from_str(&clean.stdout).expect("json");
     assert_eq!(v["status"], "passed");
-    assert_eq!(v["base"], start.trim());
+    assert_eq!(v["base"], start.as_str());
     s.write("src/Small.cs", &cs_class("Small", &[("Run", 14)]));
-    let grown = s.run(&[
-        "gate",
-        "--base",
-        "nowhere",
-        "--start",
-        start.trim(),
-        "--format",
-        "json",
-    ]);
+    let grown = gate();
     assert_eq!(grown.code, 1, "{grown:?}");
     let v: serde_json::Value = serde_json::from_str(&grown.stdout).expect("json");
     assert_eq!(v["status"], "failed");

@@ -4,33 +4,16 @@
 
 mod common;
 
-use common::{cs_class, principles, Scenario};
+use common::{cs_class, Scenario};
 use serde_json::{json, Value};
 
-const CONTEXT: &str = "meta:\n  name: inventory\nsources:\n  - src\n";
-
-/// `main`: one context (function_lines 10, band 12), the old excess `Big.Old` (20 lines)
-/// in the baseline. HEAD is branch `feature`, where `Small.Run` grew to 13 lines (an
+/// [`Scenario::feature_of_inventory`], where `feature` grew `Small.Run` to 13 lines (an
 /// excess, lines 3-15) and the new `Mid.Go` has 11 (a divergence, lines 3-13).
 fn repo() -> Scenario {
-    let s = Scenario::git();
-    s.write("context.yaml", CONTEXT);
-    s.write(
-        "principles.md",
-        &principles("function_lines: 10\ntolerance_percent: 20\n"),
-    );
-    s.write("src/Big.cs", &cs_class("Big", &[("Old", 20)]));
-    s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
-    assert_eq!(s.run(&["baseline", "init"]).code, 0);
-    s.commit("base");
-    s.git_ok(&["checkout", "-q", "-b", "feature"]);
+    let s = Scenario::feature_of_inventory();
     s.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]));
     s.write("src/Mid.cs", &cs_class("Mid", &[("Go", 11)]));
     s
-}
-
-fn main_sha(s: &Scenario) -> String {
-    s.git_ok(&["rev-parse", "main"]).trim().to_string()
 }
 
 /// FNV-1a (64-bit) of path, unit and metric joined by NUL: the documented fingerprint.
@@ -112,7 +95,7 @@ fn gate_github_annotates_each_excess_and_divergence() {
              Mid.Go: function_lines 11 > 10 (band 12)\n\
              base {} (merge-base of HEAD and main)\n\
              structure judged 2 file(s) in 1 context(s): 1 excess(es) past the band\n",
-            main_sha(&s)
+            s.rev_parse("main")
         )
     );
 }
@@ -134,7 +117,7 @@ fn gate_github_escapes_properties_and_data() {
              ::notice file=src/Tests/ATests.cs,title=left out::test directory \"Tests\"\n\
              base {} (merge-base of HEAD and main)\n\
              structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band\n",
-            main_sha(&s)
+            s.rev_parse("main")
         )
     );
 }
@@ -151,7 +134,7 @@ fn gate_github_passing_run_prints_the_plain_summary_only() {
         format!(
             "base {} (merge-base of HEAD and main)\n\
              structure judged 0 file(s) in 1 context(s), within their Limits\n",
-            main_sha(&s)
+            s.rev_parse("main")
         )
     );
 }
@@ -198,7 +181,7 @@ fn gate_sarif_is_valid_with_one_result_per_finding() {
     );
     assert_eq!(
         sarif_run["properties"],
-        json!({"status": "failed", "base": main_sha(&s), "judged_files": 2})
+        json!({"status": "failed", "base": s.rev_parse("main"), "judged_files": 2})
     );
     assert_eq!(
         sarif_run["invocations"],

@@ -18,6 +18,7 @@ fn every_regression_input_passes_its_targets_check() {
             .map(|entry| entry.expect("a directory entry").path())
             .collect();
         files.sort();
+        assert!(!files.is_empty(), "{}: no regression input", dir.display());
         for file in files {
             let data = std::fs::read(&file).expect("a regression input");
             let outcome = std::panic::catch_unwind(|| check(&data));

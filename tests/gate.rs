@@ -2,42 +2,11 @@
 
 mod common;
 
-use common::{cs_class, principles, Scenario};
-
-const CONTEXT: &str = "meta:\n  name: inventory\nsources:\n  - src\n";
-
-/// A repository whose `main` holds one context (limit function_lines 10, band 12), an
-/// old excess `Big.Old` (20 lines) recorded in the baseline, and a small file; HEAD is a
-/// new branch `feature` cut from `main`.
-fn repo() -> Scenario {
-    let s = Scenario::git();
-    s.write("context.yaml", CONTEXT);
-    s.write(
-        "principles.md",
-        &principles("function_lines: 10\ntolerance_percent: 20\n"),
-    );
-    s.write("src/Big.cs", &cs_class("Big", &[("Old", 20)]));
-    s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
-    let init = s.run(&["baseline", "init"]);
-    assert_eq!(init.code, 0, "{init:?}");
-    s.commit("base");
-    s.git_ok(&["checkout", "-q", "-b", "feature"]);
-    s
-}
-
-fn gate(s: &Scenario, extra: &[&str]) -> common::Run {
-    let mut args = vec!["gate"];
-    args.extend_from_slice(extra);
-    s.run(&args)
-}
-
-fn lines_after_base(out: &str) -> Vec<&str> {
-    out.lines().filter(|l| !l.starts_with("base ")).collect()
-}
+use common::{after_base, cs_class, principles, Scenario};
 
 #[test]
 fn baseline_from_init_records_the_old_excess() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     assert_eq!(
         s.read("structure-baseline.tsv"),
         "# path\tunit\tmetric\tvalue — units over their Limits when measured, each tolerated up to its value\n\
@@ -49,10 +18,10 @@ fn baseline_from_init_records_the_old_excess() {
 
 #[test]
 fn nothing_changed_passes_with_zero_files_judged() {
-    let s = repo();
-    let run = gate(&s, &[]);
+    let s = Scenario::feature_of_inventory();
+    let run = s.gate(&[]);
     assert_eq!(run.code, 0, "{run:?}");
-    let base = s.git_ok(&["rev-parse", "main"]).trim().to_string();
+    let base = s.rev_parse("main");
     assert_eq!(
         run.stdout,
         format!(
@@ -64,12 +33,12 @@ fn nothing_changed_passes_with_zero_files_judged() {
 
 #[test]
 fn an_old_excess_in_an_untouched_file_never_fails() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     s.write("src/Small.cs", &cs_class("Small", &[("Run", 6)]));
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
-        lines_after_base(&run.stdout),
+        after_base(&run.stdout),
         ["structure judged 1 file(s) in 1 context(s), within their Limits"]
     );
 }
@@ -79,10 +48,10 @@ fn grown_small(s: &Scenario) {
 }
 
 fn assert_fails_on_small(s: &Scenario) {
-    let run = gate(s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(
-        lines_after_base(&run.stdout),
+        after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
             "src/Small.cs Small.Run: function_lines 13 > 10 (band 12)",
@@ -92,14 +61,14 @@ fn assert_fails_on_small(s: &Scenario) {
 
 #[test]
 fn an_unstaged_change_is_judged() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     grown_small(&s);
     assert_fails_on_small(&s);
 }
 
 #[test]
 fn a_staged_change_is_judged() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     grown_small(&s);
     s.git_ok(&["add", "src/Small.cs"]);
     assert_fails_on_small(&s);
@@ -107,7 +76,7 @@ fn a_staged_change_is_judged() {
 
 #[test]
 fn a_committed_change_is_judged() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     grown_small(&s);
     s.commit("grow");
     assert_fails_on_small(&s);
@@ -115,9 +84,9 @@ fn a_committed_change_is_judged() {
 
 #[test]
 fn a_new_untracked_file_is_judged() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     s.write("src/New.cs", &cs_class("New", &[("Go", 13)]));
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 1, "{run:?}");
     assert!(
         run.stdout
@@ -129,26 +98,26 @@ fn a_new_untracked_file_is_judged() {
 
 #[test]
 fn ignored_and_deleted_files_are_not_judged() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     s.write(".gitignore", "src/gen/\n");
     s.write("src/gen/Out.cs", &cs_class("Out", &[("Go", 40)]));
     s.remove("src/Big.cs");
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
-        lines_after_base(&run.stdout),
+        after_base(&run.stdout),
         ["structure judged 0 file(s) in 1 context(s), within their Limits"]
     );
 }
 
 #[test]
 fn the_baseline_tolerates_its_value_and_not_one_line_more() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     s.write("src/Big.cs", &cs_class("Big", &[("Old", 20), ("Extra", 4)]));
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 0, "{run:?}");
     s.write("src/Big.cs", &cs_class("Big", &[("Old", 21)]));
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 1, "{run:?}");
     assert!(
         run.stdout
@@ -160,12 +129,12 @@ fn the_baseline_tolerates_its_value_and_not_one_line_more() {
 
 #[test]
 fn a_divergence_passes_and_is_listed_and_summarised() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     s.write("src/Small.cs", &cs_class("Small", &[("Run", 12)]));
-    let run = gate(&s, &["--pr-summary", "summary.md"]);
+    let run = s.gate(&["--pr-summary", "summary.md"]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
-        lines_after_base(&run.stdout),
+        after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s), within their Limits",
             "Structure within tolerance:",
@@ -180,7 +149,7 @@ fn a_divergence_passes_and_is_listed_and_summarised() {
 
 #[test]
 fn a_branch_cannot_loosen_its_own_gate() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     s.write("principles.md", &principles("function_lines: 100\n"));
     s.write(
         "context.yaml",
@@ -198,9 +167,9 @@ fn a_branch_cannot_loosen_its_own_gate() {
         cs_class("Small", &[("Run", 13)])
     );
     s.write("src/Small.cs", &header);
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 1, "{run:?}");
-    let out = lines_after_base(&run.stdout);
+    let out = after_base(&run.stdout);
     assert_eq!(
         out,
         [
@@ -213,14 +182,14 @@ fn a_branch_cannot_loosen_its_own_gate() {
 
 #[test]
 fn files_that_landed_on_main_after_the_cut_are_not_this_branchs_bill() {
-    let s = repo();
-    let cut = s.git_ok(&["rev-parse", "HEAD"]).trim().to_string();
+    let s = Scenario::feature_of_inventory();
+    let cut = s.rev_parse("HEAD");
     s.git_ok(&["checkout", "-q", "main"]);
     s.write("src/Late.cs", &cs_class("Late", &[("Big", 30)]));
     s.write("src/Small.cs", &cs_class("Small", &[("Run", 30)]));
     s.commit("late on main");
     s.git_ok(&["checkout", "-q", "feature"]);
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
         run.stdout,
@@ -233,26 +202,26 @@ fn files_that_landed_on_main_after_the_cut_are_not_this_branchs_bill() {
 
 #[test]
 fn no_comparable_base_is_said_and_require_judged_fails() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     s.git_ok(&["checkout", "-q", "--orphan", "lonely"]);
     s.commit("unrelated");
-    let run = gate(&s, &["--base", "main"]);
+    let run = s.gate(&["--base", "main"]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
         run.stdout,
         "structure not judged: no comparable base: no merge-base of HEAD with main\n"
     );
-    let run = gate(&s, &["--base", "main", "--require-judged"]);
+    let run = s.gate(&["--base", "main", "--require-judged"]);
     assert_eq!(run.code, 1, "{run:?}");
 }
 
 #[test]
 fn start_is_the_base_when_no_merge_base_is_found() {
-    let s = repo();
-    let start = s.git_ok(&["rev-parse", "HEAD"]).trim().to_string();
+    let s = Scenario::feature_of_inventory();
+    let start = s.rev_parse("HEAD");
     s.git_ok(&["branch", "-D", "main"]);
     grown_small(&s);
-    let run = gate(&s, &["--start", &start]);
+    let run = s.gate(&["--start", &start]);
     assert_eq!(run.code, 1, "{run:?}");
     assert!(
         run.stdout.starts_with(&format!("base {start} ")),
@@ -263,14 +232,12 @@ fn start_is_the_base_when_no_merge_base_is_found() {
 
 #[test]
 fn no_context_with_limits_and_baseline_is_not_judged() {
-    let s = Scenario::git();
-    s.write("context.yaml", CONTEXT);
-    s.write("principles.md", &principles("function_lines: 10\n"));
+    let s = Scenario::inventory("function_lines: 10\n");
     s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
     s.commit("base");
     s.git_ok(&["checkout", "-q", "-b", "feature"]);
     grown_small(&s);
-    let run = gate(&s, &["--format", "json"]);
+    let run = s.gate(&["--format", "json"]);
     assert_eq!(run.code, 0, "{run:?}");
     let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
     assert_eq!(v["status"], "not_judged");
@@ -284,12 +251,12 @@ fn no_context_with_limits_and_baseline_is_not_judged() {
 
 #[test]
 fn json_has_every_field_of_the_spec() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     grown_small(&s);
-    let run = gate(&s, &["--format", "json"]);
+    let run = s.gate(&["--format", "json"]);
     assert_eq!(run.code, 1, "{run:?}");
     let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
-    let base = s.git_ok(&["rev-parse", "main"]).trim().to_string();
+    let base = s.rev_parse("main");
     assert_eq!(
         v,
         serde_json::json!({
@@ -312,9 +279,9 @@ fn json_has_every_field_of_the_spec() {
 
 #[test]
 fn a_git_mv_keeps_the_allowance_and_says_so() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     s.git_ok(&["mv", "src/Big.cs", "src/Moved.cs"]);
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 0, "{run:?}");
     assert!(
         run.stdout.contains("renamed src/Big.cs -> src/Moved.cs: judged at the new path, with the baseline entries of src/Big.cs\n"),
@@ -322,16 +289,16 @@ fn a_git_mv_keeps_the_allowance_and_says_so() {
         run.stdout
     );
     s.commit("move");
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 0, "{run:?}");
 }
 
 #[test]
 fn a_renamed_unit_does_not_keep_the_allowance() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     s.git_ok(&["mv", "src/Big.cs", "src/Moved.cs"]);
     s.write("src/Moved.cs", &cs_class("Big", &[("Older", 20)]));
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 1, "{run:?}");
     assert!(
         run.stdout
@@ -343,13 +310,13 @@ fn a_renamed_unit_does_not_keep_the_allowance() {
 
 #[test]
 fn new_test_and_generated_files_are_listed_as_left_out() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     s.write(
         "src/Inventory.Tests/PriceTests.cs",
         &cs_class("PriceTests", &[("Long", 40)]),
     );
     s.write("src/Api.g.cs", &cs_class("Api", &[("Long", 40)]));
-    let run = gate(&s, &["--format", "json"]);
+    let run = s.gate(&["--format", "json"]);
     assert_eq!(run.code, 0, "{run:?}");
     let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
     let left: Vec<&str> = v["left_out"]
@@ -364,24 +331,14 @@ fn new_test_and_generated_files_are_listed_as_left_out() {
 
 #[test]
 fn sandboxes_count_a_unit_once_at_the_worse_value() {
-    let s = repo();
-    let other = tempfile::tempdir().expect("tmp");
-    let wt = other.path().join("wt");
-    s.git_ok(&[
-        "worktree",
-        "add",
-        "-q",
-        "-b",
-        "feature2",
-        wt.to_str().expect("utf8"),
-        "main",
-    ]);
+    let s = Scenario::feature_of_inventory();
+    let (_other, wt) = s.linked_worktree("feature2");
     s.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]));
     std::fs::write(wt.join("src/Small.cs"), cs_class("Small", &[("Run", 15)])).expect("write");
-    let run = gate(&s, &[".", wt.to_str().expect("utf8")]);
+    let run = s.gate(&[".", wt.to_str().expect("utf8")]);
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(
-        lines_after_base(&run.stdout),
+        after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
             "src/Small.cs Small.Run: function_lines 15 > 10 (band 12)",
@@ -393,7 +350,7 @@ fn sandboxes_count_a_unit_once_at_the_worse_value() {
 fn a_repository_without_commits_is_not_judged() {
     let s = Scenario::git();
     s.write("src/A.cs", "class A {}\n");
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 0, "{run:?}");
     assert!(
         run.stdout
@@ -406,14 +363,14 @@ fn a_repository_without_commits_is_not_judged() {
 #[test]
 fn outside_a_repository_is_an_error() {
     let s = Scenario::plain();
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 2, "{run:?}");
     assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
 }
 
 #[test]
 fn judged_and_unjudged_contexts_are_both_named() {
-    let s = repo();
+    let s = Scenario::feature_of_inventory();
     s.git_ok(&["checkout", "-q", "main"]);
     s.write("web/context.yaml", "meta:\n  name: web\n  workdir: web\n");
     s.write("web/principles.md", &principles("function_lines: 10\n"));
@@ -421,10 +378,10 @@ fn judged_and_unjudged_contexts_are_both_named() {
     s.git_ok(&["checkout", "-q", "-b", "feature2"]);
     s.write("web/App.cs", &cs_class("App", &[("Go", 40)]));
     grown_small(&s);
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(
-        lines_after_base(&run.stdout),
+        after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
             "src/Small.cs Small.Run: function_lines 13 > 10 (band 12)",

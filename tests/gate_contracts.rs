@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{cs_class, principles, Scenario};
+use common::{after_base, cs_class, principles, Scenario};
 
 fn contract(extra: &str) -> String {
     format!("---\nschema: context/v1\n{extra}---\n# What this directory is for\n")
@@ -16,17 +16,11 @@ fn repo() -> Scenario {
     s.write("context.yaml", "meta:\n  name: app\nsources:\n  - src\n");
     s.write("principles.md", &principles("function_lines: 10\n"));
     s.write("src/A.cs", &cs_class("A", &[("Run", 5)]));
-    assert_eq!(s.run(&["baseline", "init"]).code, 0);
     s.write("docs/README.md", &contract("title: Docs\n"));
     s.write("docs/guides/README.md", &contract("title: Guides\n"));
     s.write("docs/guides/setup.md", "x\n");
-    s.commit("base");
-    s.git_ok(&["checkout", "-q", "-b", "feature"]);
+    s.cut_feature();
     s
-}
-
-fn after_base(out: &str) -> Vec<&str> {
-    out.lines().filter(|l| !l.starts_with("base ")).collect()
 }
 
 #[test]
@@ -132,7 +126,7 @@ fn contracts_are_checked_where_no_context_has_limits() {
     s.write("docs/new/a.md", "x\n");
     let run = s.run(&["gate"]);
     assert_eq!(run.code, 1, "{run:?}");
-    let base = s.git_ok(&["rev-parse", "main"]).trim().to_string();
+    let base = s.rev_parse("main");
     assert_eq!(
         after_base(&run.stdout),
         [

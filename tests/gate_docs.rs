@@ -4,17 +4,7 @@
 
 mod common;
 
-use common::{principles, Scenario};
-
-fn gate(s: &Scenario, extra: &[&str]) -> common::Run {
-    let mut args = vec!["gate"];
-    args.extend_from_slice(extra);
-    s.run(&args)
-}
-
-fn lines_after_base(out: &str) -> Vec<&str> {
-    out.lines().filter(|l| !l.starts_with("base ")).collect()
-}
+use common::{after_base, principles, Scenario};
 
 /// `main` holds a `docs` context (owning `docs/`) with `limits`, its baseline from
 /// `baseline init`, and `files`; HEAD is a new branch `feature`.
@@ -28,10 +18,7 @@ fn repo(limits: &str, files: &[(&str, &str)]) -> Scenario {
     for (path, text) in files {
         s.write(path, text);
     }
-    let init = s.run(&["baseline", "init"]);
-    assert_eq!(init.code, 0, "{init:?}");
-    s.commit("base");
-    s.git_ok(&["checkout", "-q", "-b", "feature"]);
+    s.cut_feature();
     s
 }
 
@@ -54,17 +41,17 @@ fn chain() -> Scenario {
 fn growing_an_imported_file_fails_the_document_that_loads_it() {
     let s = chain();
     s.write("shared/tone.md", &format!("Be kind.\n{}\n", "x".repeat(30)));
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(
-        lines_after_base(&run.stdout),
+        after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
             "docs/guide.md guide.md: loaded_bytes 110 > 100 (band 100) (imports changed: shared/tone.md)",
         ]
     );
     assert_eq!(run.stderr, "");
-    let run = gate(&s, &["--format", "json"]);
+    let run = s.gate(&["--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
     assert_eq!(
         v["excesses"],
@@ -81,16 +68,16 @@ fn an_import_that_still_fits_passes_and_unrelated_changes_judge_no_document() {
     let s = chain();
     s.write("shared/tone.md", "Be kind!\n");
     s.write("shared/other.md", &"x".repeat(500));
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
-        lines_after_base(&run.stdout),
+        after_base(&run.stdout),
         ["structure judged 1 file(s) in 1 context(s), within their Limits"]
     );
     s.git_ok(&["checkout", "-q", "shared/tone.md"]);
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(
-        lines_after_base(&run.stdout),
+        after_base(&run.stdout),
         ["structure judged 0 file(s) in 1 context(s), within their Limits"]
     );
 }
@@ -115,10 +102,10 @@ fn moving_prose_into_an_eagerly_imported_file_still_fails() {
     s.write("docs/guide.md", &format!("# Guide\n\n@more.md\n\n{kept}"));
     s.write("docs/more.md", &format!("{}\n", "word ".repeat(50)));
     s.commit("split the guide");
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(
-        lines_after_base(&run.stdout),
+        after_base(&run.stdout),
         [
             "structure judged 2 file(s) in 1 context(s): 1 excess(es) past the band",
             "docs/guide.md guide.md: loaded_bytes 321 > 300 (band 300, baseline 310) (imports changed: docs/more.md)",
@@ -135,10 +122,10 @@ fn moving_prose_behind_a_link_shrinks_what_a_document_loads() {
         &format!("# Guide\n\nSee [more](more.md).\n\n{kept}"),
     );
     s.write("docs/more.md", &format!("{}\n", "word ".repeat(50)));
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
-        lines_after_base(&run.stdout),
+        after_base(&run.stdout),
         ["structure judged 2 file(s) in 1 context(s), within their Limits"]
     );
 }
@@ -153,10 +140,10 @@ fn a_context_with_only_code_limits_judges_no_markdown_in_the_gate() {
     s.write("docs/gen.md", "<!-- @generated -->\n");
     s.git_ok(&["mv", "docs/a.rs", "docs/b.rs"]);
     s.git_ok(&["mv", "docs/README.md", "docs/INDEX.md"]);
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
-        lines_after_base(&run.stdout),
+        after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s), within their Limits",
             "renamed docs/a.rs -> docs/b.rs: judged at the new path, with the baseline entries of docs/a.rs",
@@ -171,10 +158,10 @@ fn a_new_document_must_fit_the_cap_and_bad_imports_are_warned() {
         "docs/new.md",
         &format!("@/etc/passwd\n{}\n", "word ".repeat(70)),
     );
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(
-        lines_after_base(&run.stdout),
+        after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 2 excess(es) past the band",
             "docs/new.md new.md: file_bytes 364 > 300 (band 300)",
@@ -197,17 +184,17 @@ fn an_import_cycle_ends_and_both_documents_are_judged() {
         ],
     );
     s.write("docs/b.md", "B loads @a.md and @./a.md again\n");
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
-        lines_after_base(&run.stdout),
+        after_base(&run.stdout),
         ["structure judged 2 file(s) in 1 context(s), within their Limits"]
     );
     s.write("docs/b.md", &format!("B loads @a.md\n{}\n", "x".repeat(80)));
-    let run = gate(&s, &[]);
+    let run = s.gate(&[]);
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(
-        lines_after_base(&run.stdout),
+        after_base(&run.stdout),
         [
             "structure judged 2 file(s) in 1 context(s): 2 excess(es) past the band",
             "docs/a.md a.md: loaded_bytes 109 > 100 (band 100) (imports changed: docs/b.md)",

@@ -310,10 +310,8 @@ fn only_the_first_limits_section_is_read_and_a_second_is_a_warning() {
     let s = Scenario::git();
     s.write("context.yaml", "");
     s.write("a.rs", &rs_fn("f", 6));
-    s.write(
-        "principles.md",
-        "## Limits\n\n```yaml\nfunction_lines: 5\n```\n\n## Other\n\n## Limits\n\n```yaml\nfunction_lines: 50\n```\n",
-    );
+    let two_sections = "## Limits\n\n```yaml\nfunction_lines: 5\n```\n\n## Other\n\n## Limits\n\n```yaml\nfunction_lines: 50\n```\n";
+    s.write("principles.md", two_sections);
     let run = s.run(&["measure", "--format", "tsv"]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
@@ -326,6 +324,23 @@ fn only_the_first_limits_section_is_read_and_a_second_is_a_warning() {
         "{}",
         run.stdout
     );
+    // The gate reads the base's principles.md, and warns of it the same way.
+    s.write("principles.md", two_sections);
+    s.cut_feature();
+    s.write("a.rs", &rs_fn("f", 7));
+    let run = s.run(&["gate"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "warning: principles.md:9: a second ## Limits section; only the first is read\n"
+    );
+    assert!(
+        run.stdout
+            .ends_with("\na.rs f: function_lines 7 > 5 (band 5, baseline 6)\n"),
+        "{}",
+        run.stdout
+    );
+    s.git_ok(&["checkout", "-q", "main"]);
     // A first section without a fence sets no limits; the second still doesn't count.
     s.write(
         "principles.md",

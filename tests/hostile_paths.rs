@@ -5,6 +5,7 @@
 mod common;
 
 use std::os::unix::fs::symlink;
+use std::path::Path;
 
 use common::{principles, rs_fn, Scenario};
 
@@ -49,7 +50,8 @@ fn the_gate_refuses_a_base_whose_context_leaves_the_repository() {
 }
 
 /// A repository with one real file past its limit, and an outside directory holding
-/// files past it too, reached only through symbolic links.
+/// files past it too, reached only through symbolic links: to a file, to a directory
+/// (also named as a `sources` entry), up out of the repository, and in loops.
 fn linked() -> (Scenario, tempfile::TempDir) {
     let outside = tempfile::tempdir().expect("temp dir");
     std::fs::create_dir_all(outside.path().join("dir")).expect("mkdir");
@@ -57,13 +59,16 @@ fn linked() -> (Scenario, tempfile::TempDir) {
     std::fs::write(outside.path().join("dir/Big.rs"), rs_fn("outside_dir", 9)).expect("write");
     std::fs::write(outside.path().join("baseline.tsv"), "outside\n").expect("write");
     let s = Scenario::git();
-    s.write("context.yaml", "sources:\n  - src\n");
+    s.write("context.yaml", "sources:\n  - src\n  - ext\n");
     s.write("principles.md", &principles(LIMITS));
     s.write("src/real.rs", &rs_fn("real", 5));
-    let link = |target: &std::path::Path, at: &str| symlink(target, s.abs(at)).expect("symlink");
+    let link = |target: &Path, at: &str| symlink(target, s.abs(at)).expect("symlink");
     link(&outside.path().join("Big.rs"), "src/file_link.rs");
     link(&outside.path().join("dir"), "src/dir_link");
+    link(&outside.path().join("dir"), "ext");
     link(&s.abs("src"), "src/loop");
+    link(Path::new("."), "src/self");
+    link(Path::new("../.."), "src/up");
     link(&s.abs("src/b.rs"), "src/a.rs");
     link(&s.abs("src/a.rs"), "src/b.rs");
     link(
@@ -73,12 +78,15 @@ fn linked() -> (Scenario, tempfile::TempDir) {
     (s, outside)
 }
 
+const BASELINE_LINK: &str = "warning: structure-baseline.tsv is a symbolic link, which \
+     structgate does not follow: this context has no baseline (a write replaces the link)\n";
+
 #[test]
 fn symbolic_links_out_of_the_repository_and_in_loops_are_never_followed() {
     let (s, outside) = linked();
     let run = s.run(&["measure", "--format", "tsv"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stderr, "");
+    assert_eq!(run.stderr, BASELINE_LINK);
     assert_eq!(
         run.stdout,
         "path\tunit\tmetric\tvalue\tstart_line\tend_line\tstatus\n\
@@ -92,6 +100,7 @@ fn symbolic_links_out_of_the_repository_and_in_loops_are_never_followed() {
     // The baseline link is not read as a baseline, and is replaced, not written through.
     let run = s.run(&["baseline", "init"]);
     assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stderr, BASELINE_LINK);
     let written = std::fs::symlink_metadata(s.abs("structure-baseline.tsv")).expect("stat");
     assert!(written.file_type().is_file());
     assert!(s
@@ -99,6 +108,65 @@ fn symbolic_links_out_of_the_repository_and_in_loops_are_never_followed() {
         .ends_with("\nsrc/real.rs\treal\tfunction_lines\t5\n"));
     let untouched = std::fs::read_to_string(outside.path().join("baseline.tsv")).expect("read");
     assert_eq!(untouched, "outside\n");
+}
+
+#[test]
+fn a_link_named_on_the_command_line_must_resolve_inside_the_repository() {
+    let (s, _outside) = linked();
+    let root = s.path().canonicalize().expect("canonical root");
+    for target in [
+        "ext",
+        "src/dir_link",
+        "src/up",
+        "src/file_link.rs",
+        "ext/Big.rs",
+    ] {
+        let run = s.run(&["measure", target]);
+        assert_eq!(run.code, 2, "{target}: {run:?}");
+        let message = format!("{target} is outside the repository at {}", root.display());
+        assert_eq!(run.stderr, format!("error: {message}\n"), "{target}");
+        assert_eq!(run.stdout, "", "{target}");
+    }
+    let run = s.run(&["measure", "src/a.rs"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "error: src/a.rs: no such file or directory: Too many levels of symbolic links (os error 40)\n"
+    );
+    // A link to a directory inside names that directory, walked as itself.
+    let run = s.run(&["measure", "--format", "tsv", "src/self"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let units: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains("_lines\t"))
+        .collect();
+    assert_eq!(
+        units,
+        [
+            "src/real.rs\treal.rs\tfile_lines\t5\t1\t5\t-",
+            "src/real.rs\treal\tfunction_lines\t5\t1\t5\texcess",
+        ]
+    );
+}
+
+#[test]
+fn a_principles_md_that_is_a_link_sets_no_limits_and_says_so() {
+    let (s, outside) = linked();
+    std::fs::remove_file(s.abs("structure-baseline.tsv")).expect("rm");
+    std::fs::write(outside.path().join("principles.md"), principles(LIMITS)).expect("write");
+    s.remove("principles.md");
+    symlink(outside.path().join("principles.md"), s.abs("principles.md")).expect("symlink");
+    let warning = "warning: principles.md is a symbolic link, which structgate does not \
+                   follow: this context has no limits\n";
+    let run = s.run(&["limits"]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, warning), "{run:?}");
+    assert!(run
+        .stdout
+        .contains("  limits: none (principles.md does not exist)\n"));
+    let run = s.run(&["baseline", "init"]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, warning), "{run:?}");
+    assert!(!s.abs("structure-baseline.tsv").exists());
 }
 
 #[test]
@@ -112,13 +180,17 @@ fn the_gate_does_not_follow_a_link_a_branch_adds() {
     let outside = tempfile::tempdir().expect("temp dir");
     std::fs::write(outside.path().join("Big.rs"), rs_fn("outside_file", 9)).expect("write");
     symlink(outside.path().join("Big.rs"), s.abs("src/file_link.rs")).expect("symlink");
+    // A file replaced by a link is a deleted file: not judged.
+    s.remove("src/real.rs");
+    symlink(outside.path().join("Big.rs"), s.abs("src/real.rs")).expect("symlink");
     s.git_ok(&["add", "-A"]);
     let run = s.run(&["gate", "--format", "json"]);
-    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
     let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
     assert_eq!(json["status"], "passed");
     assert_eq!(json["judged_files"], 0);
     assert_eq!(json["excesses"], serde_json::json!([]));
+    assert_eq!(json["skipped"], serde_json::json!([]));
 }
 
 /// File names a shell, a TSV reader or a line-based tool could trip over.
@@ -158,6 +230,21 @@ fn odd_file_names_round_trip_through_init_and_gate() {
             "src/Ünïcødé ☃.rs\tf\tfunction_lines\t5",
         ]
     );
+    // Read back, the escaped paths name the same units: nothing to refresh, and a
+    // refresh writes the same bytes.
+    let check = s.run(&["baseline", "refresh", "--check"]);
+    assert_eq!((check.code, check.stderr.as_str()), (0, ""), "{check:?}");
+    let name = s.path().file_name().expect("name").to_string_lossy();
+    assert_eq!(
+        check.stdout,
+        format!("{name}: structure-baseline.tsv is up to date (8 unit(s))\n")
+    );
+    assert_eq!(s.run(&["baseline", "refresh"]).code, 0);
+    assert_eq!(s.read("structure-baseline.tsv"), baseline);
+    let run = s.run(&["measure", "--check", "--format", "tsv"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let tolerated = run.stdout.lines().filter(|l| l.ends_with("\ttolerated"));
+    assert_eq!(tolerated.count(), ODD_NAMES.len(), "{}", run.stdout);
     s.commit("base");
     s.git_ok(&["checkout", "-q", "-b", "feature"]);
     // Every file is touched; each keeps its allowance of 5 lines, and one more line fails.

@@ -7,9 +7,8 @@ mod common;
 use std::process::Command;
 
 use assert_cmd::cargo::cargo_bin;
-use common::{cs_class, principles, rs_fn, Scenario};
+use common::{cs_class, principles, rs_fn, Scenario, BAND_12};
 
-const CONTEXT: &str = "meta:\n  name: inventory\nsources:\n  - src\n";
 const RED_BOLD: &str = "\u{1b}[1m\u{1b}[31m";
 const YELLOW: &str = "\u{1b}[33m";
 const DIM: &str = "\u{1b}[2m";
@@ -19,17 +18,10 @@ const RESET: &str = "\u{1b}[0m";
 /// grows `Small.Run` to 13 lines (an excess) and adds `Mid.Go` at 11 (a divergence),
 /// deletes `Gone.cs`, and adds a note, a test file and a file outside the context.
 fn repo() -> Scenario {
-    let s = Scenario::git();
-    s.write("context.yaml", CONTEXT);
-    s.write(
-        "principles.md",
-        &principles("function_lines: 10\ntolerance_percent: 20\n"),
-    );
+    let s = Scenario::inventory(BAND_12);
     s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
     s.write("src/Gone.cs", &cs_class("Gone", &[("Run", 5)]));
-    assert_eq!(s.run(&["baseline", "init"]).code, 0);
-    s.commit("base");
-    s.git_ok(&["checkout", "-q", "-b", "feature"]);
+    s.cut_feature();
     s.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]));
     s.write("src/Mid.cs", &cs_class("Mid", &[("Go", 11)]));
     s.remove("src/Gone.cs");
@@ -40,8 +32,7 @@ fn repo() -> Scenario {
 }
 
 fn base_line(s: &Scenario) -> String {
-    let sha = s.git_ok(&["rev-parse", "main"]);
-    format!("base {} (merge-base of HEAD and main)", sha.trim())
+    format!("base {} (merge-base of HEAD and main)", s.rev_parse("main"))
 }
 
 /// Runs the binary on a pseudo-terminal (`script`), returning everything it wrote.
@@ -236,14 +227,10 @@ fn verbose_gate_says_what_became_of_each_changed_file() {
 
 #[test]
 fn verbose_gate_names_a_context_without_terms() {
-    let s = Scenario::git();
-    s.write("context.yaml", CONTEXT);
-    s.write("principles.md", &principles("function_lines: 10\n"));
+    let s = Scenario::inventory("function_lines: 10\n");
     s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
     s.write("web/context.yaml", "meta:\n  name: web\n");
-    assert_eq!(s.run(&["baseline", "init"]).code, 0);
-    s.commit("base");
-    s.git_ok(&["checkout", "-q", "-b", "feature"]);
+    s.cut_feature();
     s.write("web/Page.cs", &cs_class("Page", &[("Go", 4)]));
     s.git_ok(&["mv", "src/Small.cs", "src/Smaller.cs"]);
     let run = s.run(&["gate", "--verbose"]);

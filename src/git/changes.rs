@@ -74,6 +74,13 @@ type Legs = (Vec<gix::diff::index::Change>, Vec<WorktreeItem>);
 /// rename detection on both legs, every untracked file listed on its own, ignored files
 /// left out, and submodules compared by their checked-out commit only.
 fn run_status(repo: &gix::Repository, base_tree: ObjectId) -> Result<Legs> {
+    if repo.index_or_empty().map_err(plain)?.is_sparse() {
+        return Err(anyhow!(
+            "the index is a sparse index (`index.sparse`), which structgate cannot compare \
+             with the base; `git sparse-checkout init --no-sparse-index` makes it a full \
+             index again"
+        ));
+    }
     let submodules = gix::status::Submodule::Given {
         ignore: gix::submodule::config::Ignore::Dirty,
         check_dirty: false,

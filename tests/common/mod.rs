@@ -89,7 +89,57 @@ impl Scenario {
     pub fn commit(&self, msg: &str) -> String {
         self.git_ok(&["add", "-A"]);
         self.git_ok(&["commit", "-q", "--allow-empty", "-m", msg]);
-        self.git_ok(&["rev-parse", "HEAD"]).trim().to_string()
+        self.rev_parse("HEAD")
+    }
+
+    /// The full commit id `rev` names.
+    pub fn rev_parse(&self, rev: &str) -> String {
+        self.git_ok(&["rev-parse", rev]).trim().to_string()
+    }
+
+    /// A git repository holding the `inventory` context ([`INVENTORY`], owning `src`)
+    /// with `limits` in its principles.md; nothing committed yet.
+    pub fn inventory(limits: &str) -> Scenario {
+        let s = Scenario::git();
+        s.write("context.yaml", INVENTORY);
+        s.write("principles.md", &principles(limits));
+        s
+    }
+
+    /// The gate's usual scenario: `main` holds the `inventory` context with
+    /// function_lines 10 (band 12, [`BAND_12`]), the old excess `Big.Old` (20 lines)
+    /// recorded in the baseline, and `Small.Run` at 5 lines; HEAD is branch `feature`,
+    /// cut from `main`.
+    pub fn feature_of_inventory() -> Scenario {
+        let s = Scenario::inventory(BAND_12);
+        s.write("src/Big.cs", &cs_class("Big", &[("Old", 20)]));
+        s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
+        s.cut_feature();
+        s
+    }
+
+    /// Runs `baseline init` (which must succeed), commits everything on `main` as
+    /// `base`, and checks out a new branch `feature` there.
+    pub fn cut_feature(&self) {
+        let init = self.run(&["baseline", "init"]);
+        assert_eq!(init.code, 0, "{init:?}");
+        self.commit("base");
+        self.git_ok(&["checkout", "-q", "-b", "feature"]);
+    }
+
+    /// `git worktree add -q -b BRANCH DIR main`, with DIR in a temp dir of its own: that
+    /// temp dir (keep it while the worktree is used) and DIR.
+    pub fn linked_worktree(&self, branch: &str) -> (tempfile::TempDir, PathBuf) {
+        let other = tempfile::tempdir().expect("temp dir");
+        let wt = other.path().join("wt");
+        let dir = wt.to_str().expect("a UTF-8 path");
+        self.git_ok(&["worktree", "add", "-q", "-b", branch, dir, "main"]);
+        (other, wt)
+    }
+
+    /// `structgate gate` with `extra` arguments.
+    pub fn gate(&self, extra: &[&str]) -> Run {
+        self.run(&[&["gate"][..], extra].concat())
     }
 
     /// Runs the built binary with `args` in the scenario directory.
@@ -119,6 +169,18 @@ impl Scenario {
             stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
         }
     }
+}
+
+/// The `context.yaml` of the inventory scenarios: a context named `inventory` that owns
+/// `src`.
+pub const INVENTORY: &str = "meta:\n  name: inventory\nsources:\n  - src\n";
+
+/// Limits of function_lines 10 with a band up to 12.
+pub const BAND_12: &str = "function_lines: 10\ntolerance_percent: 20\n";
+
+/// A gate report's lines after its `base ...` line.
+pub fn after_base(out: &str) -> Vec<&str> {
+    out.lines().filter(|l| !l.starts_with("base ")).collect()
 }
 
 /// A C# method of exactly `lines` lines (`lines` ≥ 3) named `name`, indented for a class

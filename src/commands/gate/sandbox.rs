@@ -11,7 +11,7 @@ use crate::git::{BaseResolution, Change, ChangeKind, Repo};
 use crate::judge::{Finding, Status};
 use crate::measure::{self, Imports, Options};
 use crate::model::{FileOutcome, Language, UnitValue};
-use crate::source::{FileSource, WorkTree};
+use crate::source::{Entry, FileSource, WorkTree};
 use crate::terms::{self, ContextTerms, Terms};
 
 /// Judges the working tree holding `dir`.
@@ -273,7 +273,7 @@ impl<'a> Judging<'a> {
         kind: &ChangeKind,
     ) -> Result<String> {
         let Some(bytes) = self.work.read(path)? else {
-            let reason = "not a regular file (symbolic links are not followed)";
+            let reason = self.unread_reason(path)?;
             sb.skipped.push((path.to_string(), reason.to_string()));
             return Ok(format!("not judged: skipped: {reason}"));
         };
@@ -306,6 +306,16 @@ impl<'a> Judging<'a> {
                 None => "not judged: not a measured language".to_string(),
             },
         )
+    }
+
+    /// Why the working tree holds no file to read at a changed path.
+    fn unread_reason(&self, path: &str) -> Result<&'static str> {
+        Ok(match self.work.entry(path)? {
+            Entry::Missing => {
+                "not in the working tree (a sparse checkout or skip-worktree leaves it out)"
+            }
+            _ => "not a regular file (symbolic links are not followed)",
+        })
     }
 
     /// True when the file at the base carried a generated-code header (or was not there):
