@@ -44,6 +44,55 @@ pub struct Finding {
     pub status: Status,
 }
 
+/// A judged value without its names: what `measure` keeps for every unit it lists (a
+/// [`Finding`] per unit would copy every path and unit name once more).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Verdict {
+    pub metric: Metric,
+    pub value: u64,
+    pub limit: u64,
+    pub band: u64,
+    pub baseline: Option<u64>,
+    pub status: Status,
+}
+
+impl From<&Finding> for Verdict {
+    fn from(f: &Finding) -> Verdict {
+        Verdict {
+            metric: f.metric,
+            value: f.value,
+            limit: f.limit,
+            band: f.band,
+            baseline: f.baseline,
+            status: f.status,
+        }
+    }
+}
+
+impl From<&Verdict> for Verdict {
+    fn from(v: &Verdict) -> Verdict {
+        *v
+    }
+}
+
+/// The verdict on `value` of `metric` given its baseline allowance; `None` when the
+/// metric has no limit.
+pub fn verdict(
+    limits: &Limits,
+    metric: Metric,
+    value: u64,
+    allowance: Option<u64>,
+) -> Option<Verdict> {
+    Some(Verdict {
+        metric,
+        value,
+        limit: limits.limit(metric)?,
+        band: limits.band(metric)?,
+        baseline: allowance,
+        status: status(limits, metric, value, allowance)?,
+    })
+}
+
 /// True when `value` is past the band of `metric` (the test `baseline` uses to decide
 /// what to record).
 pub fn past_band(limits: &Limits, metric: Metric, value: u64) -> bool {

@@ -98,13 +98,19 @@ fn run_measure(cwd: PathBuf, args: cli::MeasureArgs, console: &Console) -> Resul
     console.verbose(&report::measure::verbose(&rep));
     console.cache(&rep.cache);
     let text = match args.format {
-        MeasureFormat::Text => report::measure::text(&rep, console.out),
-        MeasureFormat::Json => report::measure::json(&rep),
-        MeasureFormat::Tsv => report::measure::tsv(&rep),
-        MeasureFormat::Sarif => report::sarif::measure(&rep),
-        MeasureFormat::Github => report::github::measure(&rep),
+        MeasureFormat::Text => {
+            let paint = console.out;
+            console.print_with(|out| report::measure::write_text(&rep, paint, out))?;
+            None
+        }
+        MeasureFormat::Json => Some(report::measure::json(&rep)),
+        MeasureFormat::Tsv => Some(report::measure::tsv(&rep)),
+        MeasureFormat::Sarif => Some(report::sarif::measure(&rep)),
+        MeasureFormat::Github => Some(report::github::measure(&rep)),
     };
-    console.print(&text)?;
+    if let Some(text) = text {
+        console.print(&text)?;
+    }
     Ok(if args.check && rep.has_excess() {
         Exit::Findings
     } else {

@@ -6,7 +6,7 @@ use anyhow::{Context as _, Result};
 
 use crate::baseline::{tsv, Baseline};
 use crate::context::{self, Context, Contexts};
-use crate::judge::{self, Finding};
+use crate::judge::{self, Finding, Verdict};
 use crate::limits::{self, Limits};
 use crate::model::{Language, Metric, UnitValue};
 use crate::source::{Entry, FileSource};
@@ -59,6 +59,18 @@ impl ContextTerms {
         self.baseline
             .as_ref()
             .and_then(|b| b.allowance(path, unit, value.metric))
+    }
+
+    /// The verdict on a value of the unit `unit` of `path` (no names kept); `None` when
+    /// the metric has no limit here.
+    pub fn verdict(&self, path: &str, unit: &str, metric: Metric, value: u64) -> Option<Verdict> {
+        let limits = self.limits.as_ref()?;
+        limits.limit(metric)?;
+        let allowance = self
+            .baseline
+            .as_ref()
+            .and_then(|b| b.allowance(path, unit, metric));
+        judge::verdict(limits, metric, value, allowance)
     }
 
     /// Judges a value by these limits with a given allowance.

@@ -7,7 +7,7 @@ use anyhow::Result;
 
 use crate::cache::{self, Cache};
 use crate::commands::Workspace;
-use crate::judge::{Finding, Status};
+use crate::judge::{Finding, Status, Verdict};
 use crate::measure::{self, Options};
 use crate::model::{FileMeasure, FileOutcome, UnitValue};
 use crate::terms::{self, Terms};
@@ -31,10 +31,10 @@ pub struct MeasuredFile {
     /// (statuses are shown).
     pub limited: bool,
     /// Parallel to `measure.units`; `None` where no limit applies.
-    pub unit_status: Vec<Option<Finding>>,
+    pub unit_status: Vec<Option<Verdict>>,
     /// The file-level values of the file (`file_lines`, `types_per_file`, `file_bytes`,
     /// `loaded_bytes`), where limited.
-    pub file_status: Vec<Finding>,
+    pub file_status: Vec<Verdict>,
 }
 
 /// Everything `measure` prints.
@@ -114,24 +114,16 @@ fn add_file(report: &mut MeasureReport, terms: &Terms, restricted: bool, m: File
             .filter_map(judge)
             .filter(|f| f.status != Status::Ok),
     );
+    let verdict = |unit: &str, metric, value| owner?.verdict(&m.path, unit, metric, value);
     let unit_status = m
         .units
         .iter()
-        .map(|u| {
-            judge(&UnitValue {
-                path: m.path.clone(),
-                unit: u.name.clone(),
-                metric: u.kind.metric(),
-                value: u.lines(),
-                start_line: u.start_line,
-                end_line: u.end_line,
-            })
-        })
+        .map(|u| verdict(&u.name, u.kind.metric(), u.lines()))
         .collect();
     let file_status = values
         .iter()
         .filter(|v| v.metric.is_file_level())
-        .filter_map(judge)
+        .filter_map(|v| verdict(&v.unit, v.metric, v.value))
         .collect();
     report.files.push(MeasuredFile {
         context: owner.map(|o| o.context.name.clone()),

@@ -50,6 +50,22 @@ impl Console {
         super::print(text)
     }
 
+    /// Streams a report to stdout through a buffer, unless quiet. A closed pipe
+    /// (`structgate measure | head`) is not an error.
+    pub fn print_with(
+        &self,
+        write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        if self.level == Level::Quiet {
+            return Ok(());
+        }
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        match write(&mut out).and_then(|()| out.flush()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            other => other,
+        }
+    }
+
     /// One `warning: ...` line per warning on stderr, unless quiet.
     pub fn warn(&self, warnings: &[String]) {
         if self.level == Level::Quiet {

@@ -1,26 +1,44 @@
 //! `measure` output: text (one line per unit), JSON (SPEC §7) and TSV.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
+use std::io;
 
 use serde_json::json;
 
 use crate::baseline::tsv::escape;
 use crate::commands::measure::{MeasureReport, MeasuredFile};
-use crate::judge::{Finding, Status};
+use crate::judge::{Finding, Status, Verdict};
 use crate::model::{FileMeasure, Language, UnitKind};
 use crate::report::style::{Paint, Role};
 use crate::report::{count, finding_json, status_text};
 
-struct Row {
-    location: String,
-    kind: &'static str,
-    name: String,
-    size: String,
+/// One line of text output, borrowed from the report.
+struct Row<'a> {
+    path: &'a str,
+    line: u32,
+    kind: &'a str,
+    name: &'a str,
+    size: Size<'a>,
     status: Option<String>,
 }
 
-/// The status words of a finding, coloured by what they mean.
-fn painted_status(f: &Finding, paint: Paint) -> String {
+/// `12 lines` for a unit; the file's sizes for a file (see [`file_size`]).
+enum Size<'a> {
+    Unit(u64),
+    File(&'a FileMeasure),
+}
+
+impl fmt::Display for Size<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Size::Unit(lines) => write!(f, "{lines} lines"),
+            Size::File(m) => f.write_str(&file_size(m)),
+        }
+    }
+}
+
+/// The status words of a verdict, coloured by what they mean.
+fn painted_status(f: &Verdict, paint: Paint) -> String {
     let role = match f.status {
         Status::Ok => return status_text(f),
         Status::Divergence => Role::Warn,
@@ -30,9 +48,12 @@ fn painted_status(f: &Finding, paint: Paint) -> String {
     paint.paint(role, &status_text(f))
 }
 
-fn rows(file: &MeasuredFile, paint: Paint) -> Vec<Row> {
-    let m = &file.measure;
-    let file_status: Vec<String> = file
+/// The file line's status: `ok`, or what is past its limit; `None` where unlimited.
+fn file_word(file: &MeasuredFile, paint: Paint) -> Option<String> {
+    if !file.limited {
+        return None;
+    }
+    let notes: Vec<String> = file
         .file_status
         .iter()
         .filter(|f| f.status != Status::Ok)
@@ -41,30 +62,53 @@ fn rows(file: &MeasuredFile, paint: Paint) -> Vec<Row> {
             _ => format!("{} {}", f.metric, painted_status(f, paint)),
         })
         .collect();
-    let file_word = if !file.limited {
-        None
-    } else if file_status.is_empty() {
-        Some("ok".to_string())
+    Some(if notes.is_empty() {
+        "ok".to_string()
     } else {
-        Some(file_status.join("; "))
-    };
-    let mut out = vec![Row {
-        location: format!("{}:1", m.path),
+        notes.join("; ")
+    })
+}
+
+/// Calls `each` with the file's row, then one row per unit.
+fn for_rows(file: &MeasuredFile, paint: Paint, each: &mut dyn FnMut(&Row)) {
+    let m = &file.measure;
+    each(&Row {
+        path: &m.path,
+        line: 1,
         kind: "file",
-        name: m.file_name().to_string(),
-        size: file_size(m),
-        status: file_word,
-    }];
+        name: m.file_name(),
+        size: Size::File(m),
+        status: file_word(file, paint),
+    });
     for (unit, status) in m.units.iter().zip(&file.unit_status) {
-        out.push(Row {
-            location: format!("{}:{}", m.path, unit.start_line),
+        each(&Row {
+            path: &m.path,
+            line: unit.start_line,
             kind: unit.kind.key(),
-            name: unit.name.clone(),
-            size: format!("{} lines", unit.lines()),
+            name: &unit.name,
+            size: Size::Unit(unit.lines()),
             status: status.as_ref().map(|f| painted_status(f, paint)),
         });
     }
-    out
+}
+
+fn digits(n: u32) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
+}
+
+/// The widths locations (`path:line`, in bytes) and names (in characters) pad to.
+fn widths(report: &MeasureReport) -> (usize, usize) {
+    let (mut location, mut name) = (0, 0);
+    for file in &report.files {
+        let m = &file.measure;
+        location = location.max(m.path.len() + 2);
+        name = name.max(m.file_name().chars().count());
+        for unit in &m.units {
+            location = location.max(m.path.len() + 1 + digits(unit.start_line));
+            name = name.max(unit.name.chars().count());
+        }
+    }
+    (location, name)
 }
 
 /// `45 lines, 1 type(s), 1210 bytes` for code; `40 lines, 3120 bytes, loads 5230 bytes`
@@ -88,30 +132,44 @@ fn file_size(m: &FileMeasure) -> String {
 /// Text: one aligned line per file and unit, then a summary and skipped files; `paint`
 /// colours the status words for a terminal.
 pub fn text(report: &MeasureReport, paint: Paint) -> String {
-    let all: Vec<Row> = report.files.iter().flat_map(|f| rows(f, paint)).collect();
-    let loc_w = all.iter().map(|r| r.location.len()).max().unwrap_or(0);
-    let name_w = all
-        .iter()
-        .map(|r| r.name.chars().count())
-        .max()
-        .unwrap_or(0);
-    let mut out = String::new();
-    for r in &all {
-        let mut line = format!(
-            "{:loc_w$}  {:8}  {:name_w$}  {}",
-            r.location, r.kind, r.name, r.size
-        );
-        if let Some(status) = &r.status {
-            line.push_str("  ");
-            line.push_str(status);
-        }
-        let _ = writeln!(out, "{}", line.trim_end());
+    let mut out = Vec::new();
+    let _ = write_text(report, paint, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// [`text`], written to `out` line by line: a full-tree report is never held whole.
+pub fn write_text(report: &MeasureReport, paint: Paint, out: &mut dyn io::Write) -> io::Result<()> {
+    let (loc_w, name_w) = widths(report);
+    let mut line = String::new();
+    let mut result = Ok(());
+    for file in &report.files {
+        for_rows(file, paint, &mut |r| {
+            if result.is_err() {
+                return;
+            }
+            line.clear();
+            let location_len = r.path.chars().count() + 1 + digits(r.line);
+            let pad = loc_w.saturating_sub(location_len);
+            let _ = write!(
+                line,
+                "{}:{}{:pad$}  {:8}  {:name_w$}  {}",
+                r.path, r.line, "", r.kind, r.name, r.size
+            );
+            if let Some(status) = &r.status {
+                line.push_str("  ");
+                line.push_str(status);
+            }
+            line.truncate(line.trim_end().len());
+            line.push('\n');
+            result = out.write_all(line.as_bytes());
+        });
+        std::mem::replace(&mut result, Ok(()))?;
     }
-    out.push_str(&summary(report));
+    out.write_all(summary(report).as_bytes())?;
     for (path, reason) in &report.skipped {
-        let _ = writeln!(out, "skipped {path}: {reason}");
+        writeln!(out, "skipped {path}: {reason}")?;
     }
-    out
+    Ok(())
 }
 
 /// `measured N file(s): ...`, with a final newline.

@@ -15,7 +15,7 @@ pub mod style;
 
 use std::io::Write;
 
-use crate::judge::{Finding, Status};
+use crate::judge::{Finding, Status, Verdict};
 
 /// Writes `text` to stdout. A closed pipe (`structgate measure | head`) is not an error.
 pub fn print(text: &str) -> std::io::Result<()> {
@@ -50,7 +50,8 @@ pub fn finding_json(f: &Finding) -> serde_json::Value {
 }
 
 /// `function_lines 92 > 55 (band 68, baseline 91)`: what a finding breaks, in words.
-pub fn finding_detail(f: &Finding) -> String {
+pub fn finding_detail(f: impl Into<Verdict>) -> String {
+    let f: Verdict = f.into();
     let mut detail = format!("{} {} > {} (band {}", f.metric, f.value, f.limit, f.band);
     if let Some(b) = f.baseline {
         detail.push_str(&format!(", baseline {b}"));
@@ -60,7 +61,8 @@ pub fn finding_detail(f: &Finding) -> String {
 }
 
 /// A short status word with its numbers, for `measure`'s text output.
-pub fn status_text(f: &Finding) -> String {
+pub fn status_text(f: impl Into<Verdict>) -> String {
+    let f: Verdict = f.into();
     match f.status {
         Status::Ok => "ok".to_string(),
         Status::Divergence => format!("divergence (limit {}, band {})", f.limit, f.band),

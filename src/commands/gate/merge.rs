@@ -13,24 +13,10 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
     let ran = sandboxes.iter().any(|s| s.ran);
     let base = sandboxes.iter().find_map(|s| s.base.clone());
     let mut report = GateReport {
-        status: GateStatus::NotJudged,
         base: base.as_ref().map(|b| b.0.clone()),
         base_via: base.map(|b| b.1),
-        judged_files: 0,
-        contexts: Vec::new(),
-        excesses: Vec::new(),
-        divergences: Vec::new(),
-        not_judged: Vec::new(),
-        skipped: Vec::new(),
-        left_out: Vec::new(),
-        renamed: Vec::new(),
-        warnings: Vec::new(),
-        imports_changed: Vec::new(),
         structure_judged: ran,
-        contract_findings: Vec::new(),
-        contract_dirs: 0,
-        files: Vec::new(),
-        cache: Default::default(),
+        ..GateReport::default()
     };
     let mut worst: BTreeMap<Key, Finding> = BTreeMap::new();
     let mut judged = BTreeSet::new();

@@ -25,10 +25,11 @@ pub struct Request {
     pub cache: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum GateStatus {
     Passed,
     Failed,
+    #[default]
     NotJudged,
 }
 
@@ -57,7 +58,7 @@ pub struct NotJudged {
     pub detail: String,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct GateReport {
     pub status: GateStatus,
     pub base: Option<String>,
