@@ -7,10 +7,10 @@ use std::sync::OnceLock;
 
 use tree_sitter::Node;
 
-use super::{collapse_whitespace, text, Decl, Lang, Role, UnitDecl};
+use super::{collapse_whitespace, text, Decl, KindInfo, Lang, Role, UnitDecl};
 use crate::model::{Language, UnitKind};
 
-static ROLES: OnceLock<Vec<Role>> = OnceLock::new();
+static KINDS: OnceLock<Vec<KindInfo>> = OnceLock::new();
 
 /// C# as data for the generic walk.
 pub static CSHARP: Lang = Lang {
@@ -18,9 +18,10 @@ pub static CSHARP: Lang = Lang {
     grammar,
     separator: ".",
     role_of,
+    opaque_of,
     declare,
     is_test_attribute: |_, _| false,
-    roles: &ROLES,
+    kinds: &KINDS,
 };
 
 fn grammar() -> tree_sitter::Language {
@@ -60,6 +61,38 @@ const RESERVED: [&str; 77] = [
     "throw", "true", "try", "typeof", "uint", "ulong", "unchecked", "unsafe", "ushort",
     "using", "virtual", "void", "volatile", "while",
 ];
+
+/// Statements, members and lists that never hold a declaration without braces (unlike
+/// `global_statement`, `labeled_statement`, `switch_section` or an `if` whose embedded
+/// statement may be a local function). Expressions (`*_expression`) are opaque too.
+const OPAQUE: [&str; 22] = [
+    "expression_statement",
+    "local_declaration_statement",
+    "return_statement",
+    "throw_statement",
+    "break_statement",
+    "continue_statement",
+    "yield_statement",
+    "goto_statement",
+    "field_declaration",
+    "event_field_declaration",
+    "delegate_declaration",
+    "enum_member_declaration",
+    "using_directive",
+    "attribute_list",
+    "parameter_list",
+    "argument_list",
+    "bracketed_argument_list",
+    "type_parameter_list",
+    "type_argument_list",
+    "type_parameter_constraints_clause",
+    "base_list",
+    "arrow_expression_clause",
+];
+
+fn opaque_of(kind: &str) -> bool {
+    role_of(kind) == Role::Decl || kind.ends_with("_expression") || OPAQUE.contains(&kind)
+}
 
 fn role_of(kind: &str) -> Role {
     if TYPES.contains(&kind) || FUNCTIONS.contains(&kind) {

@@ -26,6 +26,15 @@ pub enum Role {
     Comment,
 }
 
+/// What the walk knows of a node kind, looked up by kind id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KindInfo {
+    pub role: Role,
+    /// A statement, expression or list that never holds a declaration without braces:
+    /// without a `{` inside it, the walk need not enter it.
+    pub opaque: bool,
+}
+
 /// A unit found at a node: its kind and the last segment of its name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnitDecl {
@@ -52,11 +61,13 @@ pub struct Lang {
     pub separator: &'static str,
     /// The role of a node kind, by its name in the grammar.
     pub role_of: fn(&str) -> Role,
+    /// Whether a node kind is opaque (see [`KindInfo::opaque`]), by its name.
+    pub opaque_of: fn(&str) -> bool,
     /// The unit and scope of a node whose role is [`Role::Decl`].
     pub declare: fn(Node, &[u8]) -> Option<Decl>,
     /// Whether an attribute node leaves its item out as test code (Rust `#[cfg(test)]`).
     pub is_test_attribute: fn(Node, &[u8]) -> bool,
-    roles: &'static OnceLock<Vec<Role>>,
+    kinds: &'static OnceLock<Vec<KindInfo>>,
 }
 
 impl Lang {
@@ -71,26 +82,47 @@ impl Lang {
 
     /// The role of a node, looked up by its kind id in a table built once.
     pub fn role(&self, node: Node) -> Role {
-        let table = self.roles.get_or_init(|| {
-            let grammar = (self.grammar)();
-            let count = grammar.node_kind_count();
-            (0..count)
-                .map(|id| {
-                    let id = u16::try_from(id).unwrap_or(u16::MAX);
-                    match grammar.node_kind_for_id(id) {
-                        Some(kind) if grammar.node_kind_is_named(id) => (self.role_of)(kind),
-                        _ => Role::Other,
-                    }
-                })
-                .collect()
-        });
+        self.kind(node).role
+    }
+
+    /// What the walk knows of a node's kind; an anonymous node is [`Role::Other`] and
+    /// opaque.
+    pub fn kind(&self, node: Node) -> KindInfo {
+        const ANONYMOUS: KindInfo = KindInfo {
+            role: Role::Other,
+            opaque: true,
+        };
         if !node.is_named() {
-            return Role::Other;
+            return ANONYMOUS;
         }
+        let table = self.kinds.get_or_init(|| self.kind_table());
         table
             .get(usize::from(node.kind_id()))
             .copied()
-            .unwrap_or(Role::Other)
+            .unwrap_or(KindInfo {
+                role: Role::Other,
+                opaque: false,
+            })
+    }
+
+    fn kind_table(&self) -> Vec<KindInfo> {
+        let grammar = (self.grammar)();
+        let count = grammar.node_kind_count();
+        (0..count)
+            .map(|id| {
+                let id = u16::try_from(id).unwrap_or(u16::MAX);
+                match grammar.node_kind_for_id(id) {
+                    Some(kind) if grammar.node_kind_is_named(id) => KindInfo {
+                        role: (self.role_of)(kind),
+                        opaque: (self.opaque_of)(kind),
+                    },
+                    _ => KindInfo {
+                        role: Role::Other,
+                        opaque: true,
+                    },
+                }
+            })
+            .collect()
     }
 }
 

@@ -6,10 +6,10 @@ use std::sync::OnceLock;
 
 use tree_sitter::Node;
 
-use super::{text, Decl, Lang, Role, UnitDecl};
+use super::{text, Decl, KindInfo, Lang, Role, UnitDecl};
 use crate::model::{Language, UnitKind};
 
-static ROLES: OnceLock<Vec<Role>> = OnceLock::new();
+static KINDS: OnceLock<Vec<KindInfo>> = OnceLock::new();
 
 /// Rust as data for the generic walk.
 pub static RUST: Lang = Lang {
@@ -17,13 +17,35 @@ pub static RUST: Lang = Lang {
     grammar,
     separator: "::",
     role_of,
+    opaque_of,
     declare,
     is_test_attribute,
-    roles: &ROLES,
+    kinds: &KINDS,
 };
 
 fn grammar() -> tree_sitter::Language {
     tree_sitter_rust::LANGUAGE.into()
+}
+
+/// Statements and lists that never hold an item without braces; expressions
+/// (`*_expression`), items and declarations are opaque too.
+const OPAQUE: [&str; 10] = [
+    "let_declaration",
+    "expression_statement",
+    "parameters",
+    "arguments",
+    "type_arguments",
+    "type_parameters",
+    "where_clause",
+    "field_declaration",
+    "ordered_field_declaration_list",
+    "token_tree",
+];
+
+fn opaque_of(kind: &str) -> bool {
+    matches!(role_of(kind), Role::Decl | Role::Item)
+        || kind.ends_with("_expression")
+        || OPAQUE.contains(&kind)
 }
 
 fn role_of(kind: &str) -> Role {

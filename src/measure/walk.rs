@@ -2,6 +2,14 @@
 //! `TreeCursor` walk over a parsed file that turns declaration nodes into [`Unit`]s with
 //! scoped names, counts types, finds Rust test items and syntax errors. Deep nesting
 //! cannot overflow the stack: all state lives in vectors.
+//!
+//! The walk skips what cannot hold a unit: an opaque node (an expression, a simple
+//! statement, a declaration, a parameter list: see `crate::lang::KindInfo`) whose text
+//! has no `{` and no syntax error. Every declaration that holds another (a type, an
+//! `impl`, a trait, a module, a function body, a lambda's block) is written with braces,
+//! so such a subtree holds no unit, no scope and no attribute that applies to anything
+//! inside it. In a file that parsed without errors, nodes are not asked whether they are
+//! errors.
 
 use tree_sitter::{Node, Point, Tree};
 
@@ -38,6 +46,8 @@ struct Scope {
 struct Walker<'a> {
     lang: &'a Lang,
     src: &'a [u8],
+    /// False when the whole tree is free of ERROR and MISSING nodes.
+    errors: bool,
     scopes: Vec<Scope>,
     /// One run per level of the cursor: the siblings being visited at that depth.
     runs: Vec<AttributeRun>,
@@ -51,6 +61,7 @@ pub fn walk(lang: &Lang, tree: &Tree, src: &[u8]) -> Walked {
     let mut walker = Walker {
         lang,
         src,
+        errors: tree.root_node().has_error(),
         scopes: Vec::new(),
         runs: vec![AttributeRun::default()],
         name_bytes: 0,
@@ -85,10 +96,11 @@ pub fn walk(lang: &Lang, tree: &Tree, src: &[u8]) -> Walked {
 impl Walker<'_> {
     /// Visits a node; returns whether to descend into it.
     fn enter(&mut self, node: Node, depth: usize) -> bool {
-        if node.is_error() || node.is_missing() {
+        if self.errors && (node.is_error() || node.is_missing()) {
             self.out.error_lines.push(start_line(node.start_position()));
         }
-        let role = self.lang.role(node);
+        let kind = self.lang.kind(node);
+        let role = kind.role;
         match role {
             Role::Attribute => {
                 let test = (self.lang.is_test_attribute)(node, self.src);
@@ -113,7 +125,14 @@ impl Walker<'_> {
         if role == Role::Decl {
             self.declare(node, depth, start);
         }
-        true
+        !kind.opaque || self.may_hold_units(node)
+    }
+
+    /// Whether an opaque node's subtree may hold a unit or an error: it has a `{` or an
+    /// error.
+    fn may_hold_units(&self, node: Node) -> bool {
+        let bytes = self.src.get(node.start_byte()..node.end_byte());
+        bytes.is_none_or(|b| b.contains(&b'{')) || (self.errors && node.has_error())
     }
 
     fn declare(&mut self, node: Node, depth: usize, start: Point) {
