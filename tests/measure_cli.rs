@@ -176,3 +176,28 @@ fn gitignored_files_are_not_measured() {
     assert!(!run.stdout.contains("target/gen.rs"), "{}", run.stdout);
     assert!(run.stdout.contains("src/lib.rs"), "{}", run.stdout);
 }
+
+#[test]
+fn output_is_the_same_bytes_whatever_the_thread_count() {
+    let s = Scenario::plain();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    for format in ["text", "json", "tsv"] {
+        let args = ["measure", "--no-cache", "--format", format, "."];
+        let runs: Vec<_> = ["1", "2", "7"]
+            .iter()
+            .map(|threads| {
+                s.run_env(
+                    &fixtures,
+                    &args,
+                    &[("RAYON_NUM_THREADS", threads), ("NO_COLOR", "1")],
+                )
+            })
+            .collect();
+        assert_eq!(runs[0].code, 0, "{:?}", runs[0]);
+        assert!(runs[0].stdout.lines().count() > 200, "{}", runs[0].stdout);
+        for run in &runs[1..] {
+            assert_eq!(run.stdout, runs[0].stdout, "{format}");
+            assert_eq!(run.stderr, runs[0].stderr, "{format}");
+        }
+    }
+}
