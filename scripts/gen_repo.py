@@ -156,8 +156,8 @@ def cs_type(rng, ind, budget, depth=0):
     name = pascal(rng)
     kind = rng.randrange(12)
     if kind == 0:
-        return [f"{ind}public enum {name}", f"{ind}{{"] + [
-            f"{ind}    {pascal(rng, 1)}{i}," for i in range(rng.randrange(2, 12))] + [f"{ind}}}"]
+        members = [f"{ind}    {pascal(rng, 1)}{i}," for i in range(rng.randrange(2, 12))]
+        return [f"{ind}public enum {name}", f"{ind}{{"] + members + [f"{ind}}}"]
     if kind == 1:
         return [f"{ind}public interface I{name}", f"{ind}{{"] + [
             f"{ind}    Task<{pascal(rng)}> {pascal(rng)}Async(int id);"
@@ -243,7 +243,8 @@ def rs_statement(rng, ind):
         return [f"{ind}if {a}.is_empty() {{", f"{ind}    return Err(Error::Empty(\"{a}\"));",
                 f"{ind}}}"]
     if choice == 2:
-        return [f"{ind}for {a} in {b}.iter().filter(|x| x.{snake(rng, 1)} > {rng.randrange(50)}) {{",
+        field, bound = snake(rng, 1), rng.randrange(50)
+        return [f"{ind}for {a} in {b}.iter().filter(|x| x.{field} > {bound}) {{",
                 f"{ind}    total += {a}.{snake(rng, 1)};", f"{ind}}}"]
     if choice == 3:
         return [f"{ind}// {words(rng, 3, 10)}"]
@@ -296,8 +297,10 @@ def rs_items(rng, ind, lines, depth=0):
         name = pascal(rng)
         if roll < 0.15:
             out += [f"{ind}#[derive(Debug, Clone, Default)]", f"{ind}pub struct {name} {{"]
-            out += [f"{ind}    {snake(rng)}: {rng.choice(['u64', 'String', 'Vec<u8>', pascal(rng)])},"
-                    for _ in range(rng.randrange(1, 8))]
+            for _ in range(rng.randrange(1, 8)):
+                field = snake(rng)
+                out.append(f"{ind}    {field}: "
+                           f"{rng.choice(['u64', 'String', 'Vec<u8>', pascal(rng)])},")
             out.append(f"{ind}}}")
         elif roll < 0.22:
             out.append(f"{ind}pub enum {name} {{")
@@ -305,7 +308,8 @@ def rs_items(rng, ind, lines, depth=0):
             out.append(f"{ind}}}")
         elif roll < 0.27:
             out.append(f"{ind}pub trait {name} {{")
-            out += [f"{ind}    fn {snake(rng)}(&self) -> u64;" for _ in range(rng.randrange(1, 5))]
+            for _ in range(rng.randrange(1, 5)):
+                out.append(f"{ind}    fn {snake(rng)}(&self) -> u64;")
             out.append(f"{ind}}}")
         elif roll < 0.65:
             trait = rng.random() < 0.25
