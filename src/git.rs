@@ -82,6 +82,10 @@ pub enum ChangeKind {
     /// A submodule (gitlink) that was added, removed, moved to another commit, or replaced
     /// by a file. Its contents are not looked into: the gate reports it as not judged.
     Submodule,
+    /// A changed path that isn't UTF-8, shown the way git shows it (`\\ooo` for each byte
+    /// that isn't part of a UTF-8 character). Nothing can name it: the gate reports it as
+    /// skipped when it is of a measured language.
+    NameNotUtf8,
 }
 
 impl Repo {

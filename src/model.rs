@@ -264,6 +264,8 @@ pub enum SkipReason {
     Binary,
     /// The file's unit names add up to more than the measurer keeps (hostile nesting).
     NamesTooLong,
+    /// The file's path isn't UTF-8, so no baseline or report can name it.
+    NameNotUtf8,
 }
 
 impl fmt::Display for SkipReason {
@@ -278,6 +280,7 @@ impl fmt::Display for SkipReason {
                 write!(f, "parsing took longer than --parse-timeout ({timeout:?})")
             }
             SkipReason::Binary => f.write_str("binary (holds a NUL byte)"),
+            SkipReason::NameNotUtf8 => f.write_str("file name not UTF-8"),
             SkipReason::NamesTooLong => write!(
                 f,
                 "unit names add up to more than {} MiB (declarations nested too deep or named too long)",

@@ -12,9 +12,10 @@ pub trait FileSource: Sync {
     /// or a symbolic link is not a file here).
     fn read(&self, path: &str) -> Result<Option<Vec<u8>>>;
 
-    /// Repository-relative paths of every file named exactly `file_name` that the source
-    /// holds (for the working tree: tracked or untracked and not ignored), sorted.
-    fn find_named(&self, file_name: &str) -> Result<Vec<String>>;
+    /// Every file or symbolic link named exactly `file_name` that the source holds (for
+    /// the working tree: tracked or untracked and not ignored), sorted by path. Links are
+    /// listed (`link`) so that a reader can say it did not follow them, never followed.
+    fn find_named(&self, file_name: &str) -> Result<Vec<Listed>>;
 
     /// A short description for messages: `working tree` or `commit 1a2b3c4`.
     fn describe(&self) -> String;
@@ -94,14 +95,17 @@ impl FileSource for WorkTree {
         }
     }
 
-    fn find_named(&self, file_name: &str) -> Result<Vec<String>> {
+    fn find_named(&self, file_name: &str) -> Result<Vec<Listed>> {
         let mut found = Vec::new();
         let walker = crate::walk::builder(&self.root).build();
         for entry in walker {
             let entry = entry.with_context(|| format!("listing {}", self.root.display()))?;
-            let is_file = entry.file_type().is_some_and(|t| t.is_file());
-            if is_file && entry.file_name() == file_name {
-                found.push(crate::walk::rel_path(&self.root, entry.path())?);
+            let (is_file, link) = entry
+                .file_type()
+                .map_or((false, false), |t| (t.is_file(), t.is_symlink()));
+            if (is_file || link) && entry.file_name() == file_name {
+                let path = crate::walk::rel_path(&self.root, entry.path())?;
+                found.push(Listed { path, link });
             }
         }
         found.sort();
@@ -170,12 +174,15 @@ impl FileSource for MemorySource {
         Ok(self.files.get(path).cloned())
     }
 
-    fn find_named(&self, file_name: &str) -> Result<Vec<String>> {
+    fn find_named(&self, file_name: &str) -> Result<Vec<Listed>> {
         Ok(self
             .files
             .keys()
             .filter(|p| p.rsplit('/').next() == Some(file_name))
-            .cloned()
+            .map(|path| Listed {
+                path: path.clone(),
+                link: false,
+            })
             .collect())
     }
 

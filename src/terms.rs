@@ -109,6 +109,11 @@ pub fn load(source: &dyn FileSource, repo_name: &str, restrict: &[String]) -> Re
         all.restrict(restrict)?
     };
     let mut terms = Terms::default();
+    for link in &all.links {
+        terms.warnings.push(format!(
+            "{link} is a symbolic link, which structgate does not follow: it declares no context"
+        ));
+    }
     for ctx in &chosen.list {
         terms
             .contexts
@@ -123,6 +128,14 @@ fn load_one(
     ctx: &Context,
     warnings: &mut Vec<String>,
 ) -> Result<ContextTerms> {
+    for dir in &ctx.owned {
+        if !dir.is_empty() && source.entry(dir)? == Entry::Link {
+            warnings.push(format!(
+                "{}: {dir} is a symbolic link, which structgate does not follow: this context owns nothing through it",
+                ctx.file("context.yaml"),
+            ));
+        }
+    }
     let principles = ctx.principles_path();
     let read = limits::read(source, &principles)?;
     let principles_found = read.is_some();

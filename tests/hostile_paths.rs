@@ -78,15 +78,25 @@ fn linked() -> (Scenario, tempfile::TempDir) {
     (s, outside)
 }
 
-const BASELINE_LINK: &str = "warning: structure-baseline.tsv is a symbolic link, which \
-     structgate does not follow: this context has no baseline (a write replaces the link)\n";
+/// The warning of every command reading the terms of [`linked`]: its `ext` sources entry
+/// is a link, not followed.
+const EXT_LINK: &str = "warning: context.yaml: ext is a symbolic link, which structgate \
+     does not follow: this context owns nothing through it\n";
+
+/// [`EXT_LINK`], then the warning of [`linked`]'s baseline, a link too.
+fn baseline_link() -> String {
+    format!(
+        "{EXT_LINK}warning: structure-baseline.tsv is a symbolic link, which structgate does \
+         not follow: this context has no baseline (a write replaces the link)\n"
+    )
+}
 
 #[test]
 fn symbolic_links_out_of_the_repository_and_in_loops_are_never_followed() {
     let (s, outside) = linked();
     let run = s.run(&["measure", "--format", "tsv"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stderr, BASELINE_LINK);
+    assert_eq!(run.stderr, baseline_link());
     assert_eq!(
         run.stdout,
         "path\tunit\tmetric\tvalue\tstart_line\tend_line\tstatus\n\
@@ -100,7 +110,7 @@ fn symbolic_links_out_of_the_repository_and_in_loops_are_never_followed() {
     // The baseline link is not read as a baseline, and is replaced, not written through.
     let run = s.run(&["baseline", "init"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stderr, BASELINE_LINK);
+    assert_eq!(run.stderr, baseline_link());
     let written = std::fs::symlink_metadata(s.abs("structure-baseline.tsv")).expect("stat");
     assert!(written.file_type().is_file());
     assert!(s
@@ -157,15 +167,25 @@ fn a_principles_md_that_is_a_link_sets_no_limits_and_says_so() {
     std::fs::write(outside.path().join("principles.md"), principles(LIMITS)).expect("write");
     s.remove("principles.md");
     symlink(outside.path().join("principles.md"), s.abs("principles.md")).expect("symlink");
-    let warning = "warning: principles.md is a symbolic link, which structgate does not \
-                   follow: this context has no limits\n";
+    let warning = format!(
+        "{EXT_LINK}warning: principles.md is a symbolic link, which structgate does not \
+         follow: this context has no limits\n"
+    );
     let run = s.run(&["limits"]);
-    assert_eq!((run.code, run.stderr.as_str()), (0, warning), "{run:?}");
+    assert_eq!(
+        (run.code, run.stderr.as_str()),
+        (0, warning.as_str()),
+        "{run:?}"
+    );
     assert!(run
         .stdout
         .contains("  limits: none (principles.md does not exist)\n"));
     let run = s.run(&["baseline", "init"]);
-    assert_eq!((run.code, run.stderr.as_str()), (0, warning), "{run:?}");
+    assert_eq!(
+        (run.code, run.stderr.as_str()),
+        (0, warning.as_str()),
+        "{run:?}"
+    );
     assert!(!s.abs("structure-baseline.tsv").exists());
 }
 
@@ -185,7 +205,8 @@ fn the_gate_does_not_follow_a_link_a_branch_adds() {
     symlink(outside.path().join("Big.rs"), s.abs("src/real.rs")).expect("symlink");
     s.git_ok(&["add", "-A"]);
     let run = s.run(&["gate", "--format", "json"]);
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    // The terms at the base say so too: `ext` is a link there.
+    assert_eq!((run.code, run.stderr.as_str()), (0, EXT_LINK), "{run:?}");
     let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
     assert_eq!(json["status"], "passed");
     assert_eq!(json["judged_files"], 0);
@@ -276,4 +297,102 @@ fn odd_file_names_round_trip_through_init_and_gate() {
         .expect("excesses")
         .iter()
         .all(|e| e["baseline"] == 5));
+}
+
+/// Writes `text` at the repository-relative `rel`, given as bytes that need not be UTF-8.
+fn write_raw(s: &Scenario, rel: &[u8], text: &str) {
+    use std::os::unix::ffi::OsStrExt as _;
+    let path = s.path().join(std::ffi::OsStr::from_bytes(rel));
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, text).expect("write");
+}
+
+#[test]
+fn file_names_that_are_not_utf8_are_skipped_and_said_so_never_dropped() {
+    let s = Scenario::git();
+    s.write("context.yaml", "");
+    s.write("principles.md", &principles(LIMITS));
+    s.write("ok.rs", &rs_fn("f", 2));
+    // Past the limit, but no baseline or report could name them.
+    write_raw(&s, b"bad\xff.rs", &rs_fn("g", 9));
+    write_raw(&s, b"d\xe9j\xe0/in.rs", &rs_fn("h", 9));
+    // Not of a measured language: no concern of structgate's.
+    write_raw(&s, b"pic\xff.png", "png");
+    let skipped = serde_json::json!([
+        {"path": "bad\\377.rs", "reason": "file name not UTF-8"},
+        {"path": "d\\351j\\340/in.rs", "reason": "file name not UTF-8"},
+    ]);
+    let run = s.run(&["measure", "--format", "json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(json["skipped"], skipped);
+    let run = s.run(&["measure"]);
+    let tail: Vec<&str> = run.stdout.lines().rev().take(2).collect();
+    assert_eq!(
+        tail,
+        [
+            "skipped d\\351j\\340/in.rs: file name not UTF-8",
+            "skipped bad\\377.rs: file name not UTF-8",
+        ]
+    );
+    let init = s.run(&["baseline", "init"]);
+    assert_eq!(init.code, 0, "{init:?}");
+    assert_eq!(
+        init.stderr,
+        "warning: bad\\377.rs: skipped: file name not UTF-8\n\
+         warning: d\\351j\\340/in.rs: skipped: file name not UTF-8\n"
+    );
+    assert_eq!(
+        s.read("structure-baseline.tsv").lines().count(),
+        3,
+        "header only"
+    );
+    s.commit("base");
+    s.git_ok(&["checkout", "-q", "-b", "feature"]);
+    // The base tree holds names that aren't UTF-8 (it used to stop the gate with exit 2);
+    // the branch changes one of them and adds another of no measured language.
+    write_raw(&s, b"bad\xff.rs", &rs_fn("g", 12));
+    write_raw(&s, b"more\xff.png", "png");
+    let run = s.run(&["gate", "--format", "json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(json["judged_files"], 0);
+    assert_eq!(json["skipped"], serde_json::json!([skipped[0]]));
+    let run = s.run(&["gate", "-v"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("  bad\\377.rs: not judged: skipped: file name not UTF-8\n"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_context_yaml_that_is_a_link_declares_no_context_and_says_so() {
+    let s = Scenario::git();
+    s.write("context.yaml", "meta:\n  name: top\n");
+    s.write("principles.md", &principles(LIMITS));
+    s.write("shared/ctx.yaml", "meta:\n  name: linked\n");
+    s.write("svc/a.rs", &rs_fn("a", 2));
+    symlink("../shared/ctx.yaml", s.abs("svc/context.yaml")).expect("symlink");
+    let warning = "warning: svc/context.yaml is a symbolic link, which structgate does not \
+                   follow: it declares no context\n";
+    let run = s.run(&["limits"]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, warning), "{run:?}");
+    assert!(run.stdout.starts_with("top (.)\n"), "{}", run.stdout);
+    assert!(!run.stdout.contains("linked"), "{}", run.stdout);
+    // Its directory stays with the context above it.
+    let run = s.run(&["measure", "--format", "json", "svc"]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, warning), "{run:?}");
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(json["files"][0]["path"], "svc/a.rs");
+    assert_eq!(json["files"][0]["context"], "top");
+    assert_eq!(s.run(&["baseline", "init"]).code, 0);
+    s.commit("base");
+    s.git_ok(&["checkout", "-q", "-b", "feature"]);
+    s.write("svc/a.rs", &rs_fn("a", 3));
+    // Read at the base, the link is a link there too.
+    let run = s.run(&["gate"]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, warning), "{run:?}");
 }

@@ -206,3 +206,40 @@ fn a_missing_input_is_an_error_naming_it() {
     assert!(run.stderr.starts_with(&expected), "{}", run.stderr);
     assert_eq!(s.read("a.tsv"), baseline(LIMITS, &[]));
 }
+
+#[test]
+fn the_driver_removes_temp_files_of_interrupted_merges_and_keeps_a_running_ones() {
+    let s = diverged(true);
+    // What a driver killed before its rename leaves beside git's `%A` (named anew each
+    // merge): one of a process that is gone, one of a process still running (this test).
+    let gone = "..merge_file_AbC123.tmp.4194300.0";
+    let running = format!("..merge_file_XyZ789.tmp.{}.0", std::process::id());
+    s.write(gone, "half a baseline");
+    s.write(&running, "half a baseline");
+    let out = git_merge(&s);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!s.abs(gone).exists(), "the dead run's temp file is removed");
+    assert!(
+        s.abs(&running).exists(),
+        "a running process's temp file is kept"
+    );
+    assert_eq!(
+        s.read(FILE),
+        baseline(
+            LIMITS,
+            &[("A.Run", 15), ("C.Run", 35), ("D.Run", 25), ("E.Run", 22)]
+        )
+    );
+    // The driver said so on its standard error, which git passes through (git gives
+    // `%A` as an absolute path).
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let warning = format!(
+        "warning: removed {}, left by an interrupted merge\n",
+        s.abs(gone).display()
+    );
+    assert!(stderr.contains(&warning), "{stderr}");
+}

@@ -36,6 +36,28 @@ pub fn remove_stale_temps_in(dir: &Path) -> Vec<PathBuf> {
     })
 }
 
+/// The prefix of the temp files git names a merge driver's `%A` with.
+const GIT_MERGE_FILE: &str = ".merge_file_";
+
+/// Removes the temp files beside a merge driver's `ours` (`%A`) that an interrupted merge
+/// left (see [`remove_stale_temps`]). git names `%A` `.merge_file_XXXXXX`, a new name each
+/// merge, so the temp files of every such name are looked at; for any other name, those
+/// of that name only.
+pub fn remove_stale_merge_temps(ours: &Path) -> Vec<PathBuf> {
+    let name = ours.file_name().map(|n| n.to_string_lossy().into_owned());
+    if !name.is_some_and(|n| n.starts_with(GIT_MERGE_FILE)) {
+        return remove_stale_temps(ours);
+    }
+    let dir = match ours.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    remove_stale(dir, |file_name| {
+        let rest = file_name.strip_prefix('.')?.strip_prefix(GIT_MERGE_FILE)?;
+        rest.find(".tmp.").map(|at| &rest[at + ".tmp.".len()..])
+    })
+}
+
 /// Removes the files of `dir` whose name `tail` maps to a `PID.N` of a dead process.
 fn remove_stale(dir: &Path, tail: impl Fn(&str) -> Option<&str>) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {

@@ -50,6 +50,12 @@ pub fn run(request: &Request) -> Result<MergeReport> {
     let ours = read(&request.ours, "our version")?;
     let theirs = read(&request.theirs, "their version")?;
     let merged = merge::merge(&base, &ours, &theirs);
+    for removed in crate::baseline::leftovers::remove_stale_merge_temps(&request.ours) {
+        warnings.push(format!(
+            "removed {}, left by an interrupted merge",
+            removed.display()
+        ));
+    }
     tsv::write_atomic(&request.ours, tsv::render(&merged).as_bytes())
         .with_context(|| format!("writing the merged {name}"))?;
     Ok(MergeReport {

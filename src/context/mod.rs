@@ -51,6 +51,8 @@ pub struct Contexts {
     /// Contexts left out by [`Contexts::restrict`]: they still own their directories,
     /// so a file of theirs belongs to no context in `list`. Sorted by directory.
     pub unselected: Vec<Context>,
+    /// `context.yaml` entries that are symbolic links: not followed, so not read.
+    pub links: Vec<String>,
 }
 
 /// Why the contexts of a source cannot be read. Every message names the file (and the
@@ -113,17 +115,23 @@ pub fn discover(source: &dyn FileSource, repo_name: &str) -> Result<Contexts, Co
             message: format!("{err:#}"),
         })?;
     let mut list = Vec::with_capacity(files.len());
+    let mut links = Vec::new();
     for file in &files {
-        let Some(text) = read_text(source, file)? else {
+        if file.link {
+            links.push(file.path.clone());
+            continue;
+        }
+        let Some(text) = read_text(source, &file.path)? else {
             continue;
         };
-        list.push(read::context(file, &text, repo_name)?);
+        list.push(read::context(&file.path, &text, repo_name)?);
     }
     list.sort_by(|a, b| a.dir.cmp(&b.dir));
     check_single_owners(&list)?;
     Ok(Contexts {
         list,
         unselected: Vec::new(),
+        links,
     })
 }
 
@@ -201,7 +209,11 @@ impl Contexts {
             .partition(|c| wanted.contains(&c.dir));
         unselected.extend(self.unselected.iter().cloned());
         unselected.sort_by(|a, b| a.dir.cmp(&b.dir));
-        Ok(Contexts { list, unselected })
+        Ok(Contexts {
+            list,
+            unselected,
+            links: self.links.clone(),
+        })
     }
 
     fn unknown(&self, dir: &str) -> ContextError {

@@ -84,7 +84,10 @@ pub fn work_entries(root: &Path) -> Result<Vec<Listed>> {
         if entry.depth() == 0 {
             continue;
         }
-        let path = crate::walk::rel_path(root, entry.path())?;
+        // A path that isn't UTF-8 is left out, as in a commit's listing: nothing can name it.
+        let crate::walk::Name::Utf8(path) = crate::walk::rel_name(root, entry.path())? else {
+            continue;
+        };
         if kind.is_dir() {
             if entry.path().join(".git").symlink_metadata().is_ok() {
                 nested.push(path);

@@ -2,11 +2,10 @@
 //! tree with the index (leg 1) and the index with the working tree (leg 2); the two legs
 //! are then merged by path into one final state per path.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::{anyhow, Result};
-use gix::bstr::ByteSlice as _;
 use gix::diff::index::ChangeRef;
 use gix::status::index_worktree::{Item as WorktreeItem, RewriteSource};
 use gix::status::plumbing::index_as_worktree::{Change as WorktreeChange, EntryStatus};
@@ -14,6 +13,7 @@ use gix::ObjectId;
 
 use super::renames::{self, Pending};
 use super::{plain, Change, ChangeKind};
+use crate::walk::Name;
 
 /// What a path holds, as far as the gate cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,13 +59,20 @@ pub(super) fn list(
     for item in &index_worktree {
         ledger.index_worktree(item)?;
     }
+    let not_utf8 = std::mem::take(&mut ledger.not_utf8);
     let mut pending = ledger.classify();
     renames::settle(repo, workdir, &mut pending)?;
-    Ok(pending
+    let mut changes: Vec<Change> = pending
         .kinds
         .into_iter()
         .map(|(path, kind)| Change { path, kind })
-        .collect())
+        .collect();
+    changes.extend(not_utf8.into_iter().map(|path| Change {
+        path,
+        kind: ChangeKind::NameNotUtf8,
+    }));
+    changes.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(changes)
 }
 
 type Legs = (Vec<gix::diff::index::Change>, Vec<WorktreeItem>);
@@ -109,13 +116,17 @@ fn run_status(repo: &gix::Repository, base_tree: ObjectId) -> Result<Legs> {
 #[derive(Default)]
 struct Ledger {
     records: BTreeMap<String, Record>,
+    /// Changed paths that aren't UTF-8, as git shows them: reported, never judged.
+    not_utf8: BTreeSet<String>,
 }
 
 impl Ledger {
     /// Leg 1: how the index differs from the base tree.
     fn tree_index(&mut self, change: &gix::diff::index::Change) -> Result<()> {
         let (location, _, mode, id) = change.fields();
-        let path = utf8(location)?;
+        let Some(path) = self.name(location) else {
+            return Ok(());
+        };
         let record = match change {
             ChangeRef::Addition { .. } | ChangeRef::Rewrite { copy: true, .. } => {
                 new_record(kind(mode))
@@ -140,14 +151,14 @@ impl Ledger {
                 source_entry_mode,
                 source_id,
                 ..
-            } => {
-                let from = origin(
-                    utf8(source_location)?,
-                    *source_entry_mode,
-                    source_id.as_ref().to_owned(),
-                );
-                moved(from, mode)
-            }
+            } => match self.name(source_location) {
+                Some(source) => {
+                    let from = origin(source, *source_entry_mode, source_id.as_ref().to_owned());
+                    moved(from, mode)
+                }
+                // Moved from a path nothing can name: new here.
+                None => new_record(kind(mode)),
+            },
         };
         self.records.insert(path, record);
         Ok(())
@@ -173,7 +184,10 @@ impl Ledger {
                     }
                     _ => Some(kind(entry.mode)),
                 };
-                let record = self.tracked(utf8(rela_path)?, entry);
+                let Some(path) = self.name(rela_path) else {
+                    return Ok(());
+                };
+                let record = self.tracked(path, entry);
                 record.now = now;
                 record.checked = false;
             }
@@ -211,7 +225,11 @@ impl Ledger {
         let (Some(now), false) = (disk_kind(dest.disk_kind), copy) else {
             return self.untracked(&dest.rela_path, dest.disk_kind);
         };
-        let source_path = utf8(source_rela_path)?;
+        let (Some(source_path), Some(dest_path)) =
+            (self.name(source_rela_path), self.name(&dest.rela_path))
+        else {
+            return self.untracked(&dest.rela_path, dest.disk_kind);
+        };
         let mut moved = match self.records.remove(&source_path) {
             Some(earlier) => Record {
                 from: earlier.from,
@@ -224,7 +242,7 @@ impl Ledger {
             ),
         };
         moved.now = Some(now);
-        self.records.insert(utf8(&dest.rela_path)?, moved);
+        self.records.insert(dest_path, moved);
         Ok(())
     }
 
@@ -240,13 +258,24 @@ impl Ledger {
 
     fn untracked(&mut self, path: &[u8], disk: Option<gix::dir::entry::Kind>) -> Result<()> {
         if let Some(now) = disk_kind(disk) {
-            let record = self
-                .records
-                .entry(utf8(path)?)
-                .or_insert(record(None, None));
+            let Some(path) = self.name(path) else {
+                return Ok(());
+            };
+            let record = self.records.entry(path).or_insert(record(None, None));
             record.now = Some(now);
         }
         Ok(())
+    }
+
+    /// `path` as text, or `None` when it isn't UTF-8: then it is set aside to be reported.
+    fn name(&mut self, path: &[u8]) -> Option<String> {
+        match crate::walk::name_of_bytes(path) {
+            Name::Utf8(path) => Some(path),
+            Name::NotUtf8(shown) => {
+                self.not_utf8.insert(shown);
+                None
+            }
+        }
     }
 
     /// The final change of every path, with the base blob of every deleted file and
@@ -352,10 +381,4 @@ fn disk_kind(disk: Option<gix::dir::entry::Kind>) -> Option<Kind> {
         gix::dir::entry::Kind::Symlink => Some(Kind::Link),
         _ => None,
     }
-}
-
-fn utf8(path: &[u8]) -> Result<String> {
-    path.to_str()
-        .map(str::to_string)
-        .map_err(|_| anyhow!("path {} is not valid UTF-8", path.as_bstr()))
 }

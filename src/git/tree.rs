@@ -4,20 +4,27 @@
 use std::sync::OnceLock;
 
 use anyhow::Result;
-use gix::bstr::ByteSlice as _;
 use gix::ObjectId;
 
 use super::Explain as _;
-use crate::source::{FileSource, Listed};
+use crate::source::{Entry, FileSource, Listed};
+use crate::walk::Name;
 
 /// The regular files of one commit's tree. Symbolic links, submodules and directories are
-/// not files here (`read` gives `None`, `find_named` leaves them out).
+/// not files here (`read` gives `None`; `find_named` lists links as links).
 pub struct TreeSource {
     repo: gix::ThreadSafeRepository,
     commit: ObjectId,
     tree: ObjectId,
-    /// Every regular file's path, sorted; listed on first use.
-    files: OnceLock<Vec<String>>,
+    /// The tree's files and links, listed on first use (terms and directory contracts both
+    /// list the base tree; it is walked once).
+    listing: OnceLock<Listing>,
+}
+
+/// A commit's entries, and those whose path isn't UTF-8 (set aside, as git shows them).
+struct Listing {
+    entries: Vec<Listed>,
+    not_utf8: Vec<String>,
 }
 
 impl TreeSource {
@@ -26,7 +33,7 @@ impl TreeSource {
             repo: repo.clone().into_sync(),
             commit,
             tree,
-            files: OnceLock::new(),
+            listing: OnceLock::new(),
         }
     }
 
@@ -35,47 +42,40 @@ impl TreeSource {
         self.commit.to_string()
     }
 
-    fn files(&self) -> Result<&[String]> {
-        if let Some(files) = self.files.get() {
-            return Ok(files);
+    fn listing(&self) -> Result<&Listing> {
+        if let Some(listing) = self.listing.get() {
+            return Ok(listing);
         }
-        let listed = self.list_files()?;
-        Ok(self.files.get_or_init(|| listed))
+        let listed = self.list()?;
+        Ok(self.listing.get_or_init(|| listed))
     }
 
-    fn list_files(&self) -> Result<Vec<String>> {
-        let entries = self.entries()?;
-        Ok(entries
-            .into_iter()
-            .filter(|e| !e.link)
-            .map(|e| e.path)
-            .collect())
-    }
-
-    /// Every regular file and symbolic link of the tree, sorted by path (submodules and
-    /// directories are not entries). Directory contracts (SPEC §9) list a tree with it.
+    /// Every regular file and symbolic link of the tree whose path is UTF-8, sorted by
+    /// path (submodules and directories are not entries). Directory contracts (SPEC §9)
+    /// list a tree with it. A path that isn't UTF-8 is left out: nothing can name it.
     pub fn entries(&self) -> Result<Vec<Listed>> {
+        Ok(self.listing()?.entries.clone())
+    }
+
+    fn list(&self) -> Result<Listing> {
         let repo = self.repo.to_thread_local();
         let listed = repo
             .find_tree(self.tree)
             .and_then(|tree| tree.traverse().breadthfirst.files())
             .explain(|| format!("listing the files of commit {}", self.commit))?;
         let mut entries = Vec::new();
+        let mut not_utf8 = Vec::new();
         for entry in listed.into_iter().filter(|e| e.mode.is_blob_or_symlink()) {
-            let path = entry.filepath.to_str().map_err(|_| {
-                anyhow::anyhow!(
-                    "path {} in commit {} is not valid UTF-8",
-                    entry.filepath,
-                    self.commit
-                )
-            })?;
-            entries.push(Listed {
-                path: path.to_string(),
-                link: entry.mode.is_link(),
-            });
+            match crate::walk::name_of_bytes(&entry.filepath) {
+                Name::Utf8(path) => entries.push(Listed {
+                    path,
+                    link: entry.mode.is_link(),
+                }),
+                Name::NotUtf8(shown) => not_utf8.push(shown),
+            }
         }
         entries.sort();
-        Ok(entries)
+        Ok(Listing { entries, not_utf8 })
     }
 }
 
@@ -97,11 +97,45 @@ impl FileSource for TreeSource {
         Ok(Some(blob.detach().data))
     }
 
-    fn find_named(&self, file_name: &str) -> Result<Vec<String>> {
-        let named = self
-            .files()?
+    fn entry(&self, path: &str) -> Result<Entry> {
+        if path.is_empty() {
+            return Ok(Entry::Dir);
+        }
+        let context = || format!("looking up {path} at commit {}", self.commit);
+        let repo = self.repo.to_thread_local();
+        let tree = repo.find_tree(self.tree).explain(context)?;
+        // A path through a link to a directory is not in the tree: missing.
+        let Some(entry) = tree.lookup_entry_by_path(path).explain(context)? else {
+            return Ok(Entry::Missing);
+        };
+        let mode = entry.mode();
+        Ok(if mode.is_link() {
+            Entry::Link
+        } else if mode.is_tree() {
+            Entry::Dir
+        } else if mode.is_blob() {
+            let len = repo.find_header(entry.oid()).explain(context)?.size();
+            Entry::File { len }
+        } else {
+            Entry::Other
+        })
+    }
+
+    fn find_named(&self, file_name: &str) -> Result<Vec<Listed>> {
+        let listing = self.listing()?;
+        // As in the working tree: a file of that name under a path that isn't UTF-8 is
+        // an error naming it, never silently passed over.
+        if let Some(shown) = listing
+            .not_utf8
             .iter()
-            .filter(|p| p.rsplit('/').next() == Some(file_name))
+            .find(|p| p.rsplit('/').next() == Some(file_name))
+        {
+            anyhow::bail!("path {shown} in commit {} is not valid UTF-8", self.commit);
+        }
+        let named = listing
+            .entries
+            .iter()
+            .filter(|e| e.path.rsplit('/').next() == Some(file_name))
             .cloned()
             .collect();
         Ok(named)

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use super::{left_out, measure_file_in, skipped, Imports, Memo, NoMemo, Options};
 use crate::model::{FileOutcome, Language, SkipReason};
 use crate::source::WorkTree;
+use crate::walk::Name;
 
 /// Measures every measured-language file under `targets` (repository-relative files or
 /// directories; `""` or `.` is the whole root), walking with [`crate::walk::builder`]
@@ -55,7 +56,7 @@ pub fn measure_tree_with(
     memo: &dyn Memo,
 ) -> Result<Vec<FileOutcome>> {
     let targets = normalise_targets(root, targets)?;
-    let files = list_files(root, &targets)?;
+    let Listed { files, not_utf8 } = list_files(root, &targets)?;
     let tree = WorkTree::new(root);
     let imports = Imports::new(&tree, options.max_file_size);
     progress.begin(u64::try_from(files.len()).unwrap_or(u64::MAX));
@@ -68,6 +69,11 @@ pub fn measure_tree_with(
         })
         .collect();
     progress.end();
+    outcomes.extend(
+        not_utf8
+            .iter()
+            .map(|shown| skipped(shown, SkipReason::NameNotUtf8)),
+    );
     outcomes.sort_by(|a, b| a.path().cmp(b.path()));
     Ok(outcomes)
 }
@@ -99,28 +105,45 @@ fn normalise_targets(root: &Path, targets: &[String]) -> Result<Vec<String>> {
     Ok(clean)
 }
 
+/// The files of a measured language under the targets that git doesn't ignore.
+#[derive(Default)]
+struct Listed {
+    /// By path.
+    files: BTreeSet<String>,
+    /// Those whose path isn't UTF-8, as [`crate::walk::Name::NotUtf8`] shows them: they
+    /// cannot be named in a baseline or a report, so they are skipped, and said so.
+    not_utf8: Vec<String>,
+}
+
 /// Every file of a measured language under the targets that git doesn't ignore.
-fn list_files(root: &Path, targets: &[String]) -> Result<BTreeSet<String>> {
+fn list_files(root: &Path, targets: &[String]) -> Result<Listed> {
     let mut builder = crate::walk::builder(root);
     let filter_root = root.to_path_buf();
     let filter_targets = targets.to_vec();
     builder.filter_entry(move |entry| {
         entry.file_name() != ".git"
-            && crate::walk::rel_path(&filter_root, entry.path())
-                .is_ok_and(|rel| on_target_path(&rel, &filter_targets))
+            && crate::walk::rel_name(&filter_root, entry.path())
+                .is_ok_and(|rel| on_target_path(rel.shown(), &filter_targets))
     });
-    let mut files = BTreeSet::new();
+    let mut listed = Listed::default();
     for entry in builder.build() {
         let entry = entry.with_context(|| format!("listing {}", root.display()))?;
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
-        let rel = crate::walk::rel_path(root, entry.path())?;
-        if Language::of_path(&rel).is_some() && under_a_target(&rel, targets) {
-            files.insert(rel);
+        let name = crate::walk::rel_name(root, entry.path())?;
+        let rel = name.shown();
+        if Language::of_path(rel).is_none() || !under_a_target(rel, targets) {
+            continue;
+        }
+        match name {
+            Name::Utf8(rel) => {
+                listed.files.insert(rel);
+            }
+            Name::NotUtf8(shown) => listed.not_utf8.push(shown),
         }
     }
-    Ok(files)
+    Ok(listed)
 }
 
 /// Whether the walk must enter `rel`: it is under a target or on the way to one.
@@ -146,7 +169,7 @@ fn contains(target: &str, rel: &str) -> bool {
 /// that git doesn't ignore, without measuring them; sorted.
 pub fn list_measured(root: &Path, targets: &[String]) -> Result<Vec<String>> {
     let targets = normalise_targets(root, targets)?;
-    Ok(list_files(root, &targets)?.into_iter().collect())
+    Ok(list_files(root, &targets)?.files.into_iter().collect())
 }
 
 /// Measures one listed file: path rules and size before reading it.

@@ -1,8 +1,8 @@
 //! Files at a commit (SPEC §6 step 2) and the history `baseline refresh` needs (SPEC §5).
 
-use structgate::source::FileSource;
+use structgate::source::{Entry, FileSource, Listed};
 
-use crate::scenario::{branched, lines, strings, Scenario};
+use crate::scenario::{branched, lines, Scenario};
 
 #[test]
 fn tree_source_reads_files_at_a_commit() {
@@ -13,6 +13,8 @@ fn tree_source_reads_files_at_a_commit() {
     s.write("svc/b/principles.md", "# P\n");
     #[cfg(unix)]
     std::os::unix::fs::symlink("../a/context.yaml", s.root.join("svc/c-context.yaml")).unwrap();
+    std::fs::create_dir_all(s.root.join("svc/e")).unwrap();
+    std::os::unix::fs::symlink("../a/context.yaml", s.root.join("svc/e/context.yaml")).unwrap();
     let first = s.commit("c1");
     s.write("svc/b/context.yaml", "new\n");
     s.write("svc/d/context.yaml", "later\n");
@@ -30,15 +32,33 @@ fn tree_source_reads_files_at_a_commit() {
     assert_eq!(tree.read("svc/b").unwrap(), None);
     assert_eq!(tree.read("svc/c-context.yaml").unwrap(), None);
     assert_eq!(tree.read("").unwrap(), None);
+    let listed = |path: &str, link: bool| Listed {
+        path: path.to_string(),
+        link,
+    };
     let named = tree.find_named("context.yaml").unwrap();
     assert_eq!(
         named,
-        strings(&["context.yaml", "svc/a/context.yaml", "svc/b/context.yaml"])
+        [
+            listed("context.yaml", false),
+            listed("svc/a/context.yaml", false),
+            listed("svc/b/context.yaml", false),
+            listed("svc/e/context.yaml", true),
+        ]
     );
     assert_eq!(
         tree.find_named("principles.md").unwrap(),
-        strings(&["svc/b/principles.md"])
+        [listed("svc/b/principles.md", false)]
     );
+    assert_eq!(tree.entry("svc/e/context.yaml").unwrap(), Entry::Link);
+    assert_eq!(tree.entry("svc/e").unwrap(), Entry::Dir);
+    assert_eq!(tree.entry("").unwrap(), Entry::Dir);
+    assert_eq!(
+        tree.entry("svc/b/context.yaml").unwrap(),
+        Entry::File { len: 4 }
+    );
+    assert_eq!(tree.entry("svc/d/context.yaml").unwrap(), Entry::Missing);
+    assert_eq!(tree.entry("svc/e/context.yaml/x").unwrap(), Entry::Missing);
     assert_eq!(tree.describe(), format!("commit {}", &first[..7]));
     assert_eq!(tree.commit(), first);
 }

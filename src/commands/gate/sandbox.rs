@@ -232,7 +232,7 @@ impl<'a> Judging<'a> {
         let from = match &change.kind {
             ChangeKind::Deleted => return Ok("not judged: deleted".to_string()),
             ChangeKind::Renamed { from } => Some(from.as_str()),
-            ChangeKind::Added | ChangeKind::Modified => None,
+            ChangeKind::Added | ChangeKind::Modified | ChangeKind::NameNotUtf8 => None,
             ChangeKind::Submodule => {
                 let reason = "submodule: not descended into, its changes are not judged";
                 sb.skipped.push((path.to_string(), reason.to_string()));
@@ -250,6 +250,11 @@ impl<'a> Judging<'a> {
                 return Ok(why);
             }
             Some(_) => {}
+        }
+        if change.kind == ChangeKind::NameNotUtf8 {
+            let reason = crate::model::SkipReason::NameNotUtf8.to_string();
+            sb.skipped.push((path.to_string(), reason.clone()));
+            return Ok(format!("not judged: skipped: {reason}"));
         }
         if let Some(from) = from {
             sb.renamed.push((from.to_string(), path.to_string()));
