@@ -94,8 +94,15 @@ pub struct Terms {
 impl Terms {
     /// The terms of the context that owns `path`.
     pub fn owner(&self, path: &str) -> Option<&ContextTerms> {
+        Some(&self.contexts[self.owner_index(path)?])
+    }
+
+    /// Where the terms of the context that owns `path` are in [`Terms::contexts`].
+    pub fn owner_index(&self, path: &str) -> Option<usize> {
         let owner = self.index.owner(path)?;
-        self.contexts.iter().find(|c| c.context.dir == owner.dir)
+        self.contexts
+            .iter()
+            .position(|c| c.context.dir == owner.dir)
     }
 }
 

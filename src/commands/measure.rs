@@ -10,7 +10,7 @@ use crate::commands::Workspace;
 use crate::judge::{Finding, Status, Verdict};
 use crate::measure::{self, Options};
 use crate::model::{FileMeasure, FileOutcome, UnitValue};
-use crate::terms::{self, Terms};
+use crate::terms::{self, ContextTerms, Terms};
 
 /// What `measure` was asked.
 pub struct Request {
@@ -22,7 +22,9 @@ pub struct Request {
     pub cache: bool,
 }
 
-/// One measured file with its owner and the status of each unit and file-level value.
+/// One measured file with its owner. The status of each unit and file-level value is
+/// judged when it is shown ([`MeasureReport::unit_verdicts`]): a full-tree report keeps
+/// no verdict per unit.
 #[derive(Debug, Clone)]
 pub struct MeasuredFile {
     pub measure: FileMeasure,
@@ -30,11 +32,8 @@ pub struct MeasuredFile {
     /// True when the owning context has limits that apply to the file's language
     /// (statuses are shown).
     pub limited: bool,
-    /// Parallel to `measure.units`; `None` where no limit applies.
-    pub unit_status: Vec<Option<Verdict>>,
-    /// The file-level values of the file (`file_lines`, `types_per_file`, `file_bytes`,
-    /// `loaded_bytes`), where limited.
-    pub file_status: Vec<Verdict>,
+    /// The owning context's place in the report's terms.
+    owner: Option<usize>,
 }
 
 /// Everything `measure` prints.
@@ -49,9 +48,42 @@ pub struct MeasureReport {
     pub warnings: Vec<String>,
     /// What the measurement cache did.
     pub cache: cache::Stats,
+    /// The terms the files were judged by.
+    terms: Terms,
 }
 
 impl MeasureReport {
+    fn owner(&self, file: &MeasuredFile) -> Option<&ContextTerms> {
+        file.owner.map(|i| &self.terms.contexts[i])
+    }
+
+    /// The verdict on each unit of `file`, in the order of its units; `None` where no
+    /// limit applies.
+    pub fn unit_verdicts<'a>(
+        &'a self,
+        file: &'a MeasuredFile,
+    ) -> impl Iterator<Item = Option<Verdict>> + 'a {
+        let owner = self.owner(file);
+        let m = &file.measure;
+        m.units
+            .iter()
+            .map(move |u| owner?.verdict(&m.path, &u.name, u.kind.metric(), u.lines()))
+    }
+
+    /// The verdicts on the file-level values of `file` (`file_lines`, `types_per_file`,
+    /// `file_bytes`, `loaded_bytes`), where limited.
+    pub fn file_verdicts(&self, file: &MeasuredFile) -> Vec<Verdict> {
+        let Some(owner) = self.owner(file) else {
+            return Vec::new();
+        };
+        let m = &file.measure;
+        let name = m.file_name();
+        m.file_values()
+            .into_iter()
+            .filter_map(|(metric, value)| owner.verdict(&m.path, name, metric, value))
+            .collect()
+    }
+
     /// `--check` fails when a value is past its band and not tolerated.
     pub fn has_excess(&self) -> bool {
         self.findings.iter().any(|f| f.status == Status::Excess)
@@ -95,11 +127,13 @@ pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<M
             }
         }
     }
+    report.terms = terms;
     Ok(report)
 }
 
 fn add_file(report: &mut MeasureReport, terms: &Terms, restricted: bool, m: FileMeasure) {
-    let owner = terms.owner(&m.path);
+    let index = terms.owner_index(&m.path);
+    let owner = index.map(|i| &terms.contexts[i]);
     if restricted && owner.is_none() {
         return;
     }
@@ -114,22 +148,10 @@ fn add_file(report: &mut MeasureReport, terms: &Terms, restricted: bool, m: File
             .filter_map(judge)
             .filter(|f| f.status != Status::Ok),
     );
-    let verdict = |unit: &str, metric, value| owner?.verdict(&m.path, unit, metric, value);
-    let unit_status = m
-        .units
-        .iter()
-        .map(|u| verdict(&u.name, u.kind.metric(), u.lines()))
-        .collect();
-    let file_status = values
-        .iter()
-        .filter(|v| v.metric.is_file_level())
-        .filter_map(|v| verdict(&v.unit, v.metric, v.value))
-        .collect();
     report.files.push(MeasuredFile {
         context: owner.map(|o| o.context.name.clone()),
         limited: owner.is_some_and(|o| o.judges(m.language)),
+        owner: index,
         measure: m,
-        unit_status,
-        file_status,
     });
 }

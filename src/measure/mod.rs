@@ -212,6 +212,7 @@ fn measure_text(
     let total = count_lines(text);
     let mut units = walked.units;
     sort_units(&mut units);
+    units.shrink_to_fit();
     Ok(FileMeasure {
         path: path.to_string(),
         language,

@@ -49,12 +49,12 @@ fn painted_status(f: &Verdict, paint: Paint) -> String {
 }
 
 /// The file line's status: `ok`, or what is past its limit; `None` where unlimited.
-fn file_word(file: &MeasuredFile, paint: Paint) -> Option<String> {
+fn file_word(report: &MeasureReport, file: &MeasuredFile, paint: Paint) -> Option<String> {
     if !file.limited {
         return None;
     }
-    let notes: Vec<String> = file
-        .file_status
+    let notes: Vec<String> = report
+        .file_verdicts(file)
         .iter()
         .filter(|f| f.status != Status::Ok)
         .map(|f| match f.status {
@@ -70,7 +70,7 @@ fn file_word(file: &MeasuredFile, paint: Paint) -> Option<String> {
 }
 
 /// Calls `each` with the file's row, then one row per unit.
-fn for_rows(file: &MeasuredFile, paint: Paint, each: &mut dyn FnMut(&Row)) {
+fn for_rows(report: &MeasureReport, file: &MeasuredFile, paint: Paint, each: &mut dyn FnMut(&Row)) {
     let m = &file.measure;
     each(&Row {
         path: &m.path,
@@ -78,9 +78,9 @@ fn for_rows(file: &MeasuredFile, paint: Paint, each: &mut dyn FnMut(&Row)) {
         kind: "file",
         name: m.file_name(),
         size: Size::File(m),
-        status: file_word(file, paint),
+        status: file_word(report, file, paint),
     });
-    for (unit, status) in m.units.iter().zip(&file.unit_status) {
+    for (unit, status) in m.units.iter().zip(report.unit_verdicts(file)) {
         each(&Row {
             path: &m.path,
             line: unit.start_line,
@@ -143,7 +143,7 @@ pub fn write_text(report: &MeasureReport, paint: Paint, out: &mut dyn io::Write)
     let mut line = String::new();
     let mut result = Ok(());
     for file in &report.files {
-        for_rows(file, paint, &mut |r| {
+        for_rows(report, file, paint, &mut |r| {
             if result.is_err() {
                 return;
             }
@@ -257,9 +257,9 @@ pub fn tsv(report: &MeasureReport) -> String {
     for f in &report.files {
         let m = &f.measure;
         let last = m.lines.max(1);
+        let file_verdicts = report.file_verdicts(f);
         for (metric, value) in m.file_values() {
-            let status = f
-                .file_status
+            let status = file_verdicts
                 .iter()
                 .find(|s| s.metric == metric)
                 .map_or("-", |s| s.status.key());
@@ -270,7 +270,7 @@ pub fn tsv(report: &MeasureReport) -> String {
                 escape(m.file_name())
             );
         }
-        for (u, s) in m.units.iter().zip(&f.unit_status) {
+        for (u, s) in m.units.iter().zip(report.unit_verdicts(f)) {
             let _ = writeln!(
                 out,
                 "{}\t{}\t{}\t{}\t{}\t{}\t{}",
