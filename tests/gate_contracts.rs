@@ -201,3 +201,27 @@ fn contract_findings_show_in_github_and_sarif_output() {
         "docs/guides/deploy"
     );
 }
+
+#[test]
+fn sandboxes_count_a_directory_both_check_once() {
+    let s = repo();
+    let (_other, wt) = s.linked_worktree("feature2");
+    // Both working trees add the same undocumented directories; the main one also another.
+    s.write("docs/guides/deploy/steps/one.md", "x\n");
+    s.write("docs/faq/q.md", "x\n");
+    std::fs::create_dir_all(wt.join("docs/guides/deploy/steps")).expect("mkdir");
+    std::fs::write(wt.join("docs/guides/deploy/steps/two.md"), "x\n").expect("write");
+    let run = s.gate(&[".", wt.to_str().expect("utf8")]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        after_base(&run.stdout),
+        [
+            "structure judged 0 file(s) in 1 context(s), within their Limits",
+            "contracts checked 3 directory(ies) in managed trees: 3 finding(s)",
+            "missing-contract docs/faq: no README.md (governed by docs/README.md)",
+            "missing-contract docs/guides/deploy: no README.md (governed by docs/README.md)",
+            "missing-contract docs/guides/deploy/steps: no README.md (governed by \
+             docs/README.md)",
+        ]
+    );
+}

@@ -49,10 +49,12 @@ pub fn check(work: Side<'_>, base: Option<Side<'_>>, dirs: &[String]) -> Result<
     let known = Known::read(work, base, &dirs)?;
     let mut trees: BTreeMap<&str, TreeCount> = BTreeMap::new();
     let mut findings = Vec::new();
+    let mut checked = Vec::new();
     for dir in dirs {
         let Some(root) = known.root_of(dir) else {
             continue;
         };
+        checked.push(dir.to_string());
         let state = known.incoming(root, dir);
         known.findings(dir, &state, &mut findings);
         let tree = trees.entry(root).or_insert_with(|| TreeCount {
@@ -67,6 +69,7 @@ pub fn check(work: Side<'_>, base: Option<Side<'_>>, dirs: &[String]) -> Result<
     Ok(Outcome {
         trees: trees.into_values().collect(),
         findings,
+        checked,
     })
 }
 

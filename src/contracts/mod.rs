@@ -73,6 +73,8 @@ pub struct TreeCount {
 pub struct Outcome {
     pub trees: Vec<TreeCount>,
     pub findings: Vec<Finding>,
+    /// The directories checked inside managed trees, sorted.
+    pub checked: Vec<String>,
 }
 
 impl Outcome {

@@ -20,6 +20,8 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
     };
     let mut worst: BTreeMap<Key, Finding> = BTreeMap::new();
     let mut judged = BTreeSet::new();
+    // Sandboxes are working trees of one repository: a directory two of them check is one.
+    let mut contract_dirs = BTreeSet::new();
     for sb in sandboxes {
         for f in sb.findings {
             keep_worse(&mut worst, f);
@@ -32,13 +34,14 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         report.renamed.extend(sb.renamed);
         report.warnings.extend(sb.warnings);
         report.imports_changed.extend(sb.imports_changed);
-        report.contract_dirs += sb.contracts.directories();
+        contract_dirs.extend(sb.contracts.checked);
         report.contract_findings.extend(sb.contracts.findings);
         report.files.extend(sb.files);
         report.cache.add(sb.cache);
     }
     tidy(&mut report);
     report.judged_files = judged.len();
+    report.contract_dirs = contract_dirs.len();
     for f in worst.into_values() {
         match f.status {
             Status::Excess => report.excesses.push(f),
