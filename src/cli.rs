@@ -5,6 +5,37 @@ use std::path::PathBuf;
 
 use clap::{Args, ColorChoice, Parser, Subcommand, ValueEnum};
 
+/// Parses the process's arguments, colouring clap's own help and usage errors as
+/// `--color` says (clap decides its colours before it has parsed `--color`).
+pub fn parse() -> Cli {
+    use clap::{CommandFactory as _, FromArgMatches as _};
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let mut command = Cli::command();
+    if let Some(choice) = color_asked(&args) {
+        command = command.color(choice);
+    }
+    let matches = command.get_matches_from(args);
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+/// The last `--color WHEN` or `--color=WHEN` before any `--`, when WHEN is valid.
+fn color_asked(args: &[std::ffi::OsString]) -> Option<ColorChoice> {
+    let mut asked = None;
+    let mut args = args.iter().skip(1).map(|a| a.to_str());
+    while let Some(arg) = args.next() {
+        let when = match arg {
+            Some("--") => break,
+            Some("--color") => args.next().flatten(),
+            Some(a) => a.strip_prefix("--color="),
+            None => None,
+        };
+        if let Some(choice) = when.and_then(|w| ColorChoice::from_str(w, false).ok()) {
+            asked = Some(choice);
+        }
+    }
+    asked
+}
+
 #[derive(Debug, Parser)]
 #[command(
     name = "structgate",

@@ -1,9 +1,7 @@
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let cli = structgate::cli::Cli::parse();
+    let cli = structgate::cli::parse();
     let color = cli.color;
     match structgate::run(cli) {
         Ok(exit) => ExitCode::from(exit as u8),

@@ -339,3 +339,41 @@ fn bash_completion_completes_subcommands_and_formats() {
         "merge\ntext json sarif github\n"
     );
 }
+
+#[test]
+fn clap_help_and_usage_errors_follow_color() {
+    let s = Scenario::plain();
+    let help = s.run(&["--color", "always", "--help"]);
+    assert_eq!(help.code, 0, "{help:?}");
+    assert!(
+        help.stdout
+            .contains("\u{1b}[1m\u{1b}[4mUsage:\u{1b}[0m \u{1b}[1mstructgate\u{1b}[0m"),
+        "{}",
+        help.stdout
+    );
+    let plain = s.run(&["--help"]);
+    assert!(plain
+        .stdout
+        .contains("\nUsage: structgate [OPTIONS] <COMMAND>\n"));
+    assert!(!plain.stdout.contains('\u{1b}'), "{}", plain.stdout);
+    let usage = s.run(&["measure", "--color=always", "--bogus"]);
+    assert_eq!(usage.code, 2, "{usage:?}");
+    assert!(
+        usage
+            .stderr
+            .starts_with("\u{1b}[1m\u{1b}[31merror:\u{1b}[0m unexpected argument"),
+        "{}",
+        usage.stderr
+    );
+    // `never` wins over a terminal, and a later `--color` over an earlier one.
+    let usage = s.run(&[
+        "--color", "always", "measure", "--color", "never", "--bogus",
+    ]);
+    assert!(
+        usage
+            .stderr
+            .starts_with("error: unexpected argument '--bogus'"),
+        "{}",
+        usage.stderr
+    );
+}
