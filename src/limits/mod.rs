@@ -103,12 +103,23 @@ pub struct UnknownKey {
 
 impl fmt::Display for UnknownKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A key with a space, tab or other invisible character in it is quoted and
+        // escaped (`"file\u{a0}lines"`): shown bare it would read as a known key.
+        let plain = !self.key.is_empty()
+            && self
+                .key
+                .chars()
+                .all(|c| !c.is_whitespace() && !c.is_control() && c != '"');
+        let key = if plain {
+            self.key.clone()
+        } else {
+            format!("{:?}", self.key)
+        };
         write!(
             f,
-            "{}:{}: unknown Limits key {} (known: {})",
+            "{}:{}: unknown Limits key {key} (known: {})",
             self.file,
             self.line,
-            self.key,
             known_keys().join(", ")
         )
     }

@@ -369,3 +369,29 @@ fn read_from_a_source() {
         "p.md: not UTF-8"
     );
 }
+
+#[test]
+fn an_unknown_key_that_would_read_as_a_known_one_is_quoted() {
+    // `\_` is YAML's escape for a no-break space: shown bare, the key reads `file lines`.
+    let text = "## Limits\n\n```yaml\n\"file\\_lines\": 10\n'it''s': 1\n\"\": 2\n```\n";
+    let read = parse(text, P).expect("limits");
+    let shown: Vec<String> = read
+        .unknown_keys
+        .iter()
+        .map(|u| {
+            u.to_string()
+                .split(" (known")
+                .next()
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "ctx/principles.md:4: unknown Limits key \"file\\u{a0}lines\"",
+            "ctx/principles.md:5: unknown Limits key it's",
+            "ctx/principles.md:6: unknown Limits key \"\"",
+        ]
+    );
+}
