@@ -209,3 +209,84 @@ fn measure_marks_tolerated_units() {
         run.stdout
     );
 }
+
+#[test]
+fn refresh_collapses_duplicate_entries_and_rewrites_the_file_canonically() {
+    let s = Scenario::inventory("function_lines: 10\n");
+    s.write("src/A.cs", &cs_class("A", &[("Long", 25), ("Short", 5)]));
+    let header =
+        format!("{HEADER}# measured with: function_lines=10 tolerance_percent=0\n# owned:\tsrc\n");
+    let entry = |v: u32| format!("src/A.cs\tA.Long\tfunction_lines\t{v}\n");
+    let messy = format!("{header}{}{}{}", entry(25), entry(18), entry(30));
+    s.write("structure-baseline.tsv", &messy);
+    let check = s.run(&["baseline", "refresh", "--check"]);
+    assert_eq!(check.code, 1, "{check:?}");
+    assert_eq!(
+        check.stdout,
+        "inventory: would update structure-baseline.tsv: 0 added, 0 lowered, 0 dropped, \
+         rewritten in canonical form; 1 unit(s)\n"
+    );
+    assert_eq!(s.read("structure-baseline.tsv"), messy);
+    let run = s.run(&["baseline", "refresh"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "inventory: refreshed structure-baseline.tsv: 0 added, 0 lowered, 0 dropped, \
+         rewritten in canonical form; 1 unit(s)\n"
+    );
+    assert_eq!(
+        run.stderr,
+        "warning: structure-baseline.tsv:5: duplicate entry for src/A.cs A.Long function_lines \
+         (also at line 4); the lower value 18 stands\n\
+         warning: structure-baseline.tsv:6: duplicate entry for src/A.cs A.Long function_lines \
+         (also at line 4); the lower value 18 stands\n"
+    );
+    assert_eq!(
+        s.read("structure-baseline.tsv"),
+        format!("{header}{}", entry(18))
+    );
+    let again = s.run(&["baseline", "refresh"]);
+    assert_eq!(
+        again.stdout,
+        "inventory: structure-baseline.tsv is up to date (1 unit(s))\n"
+    );
+}
+
+#[test]
+fn refresh_sorts_entries_and_rewrites_a_crlf_file() {
+    let s = Scenario::inventory("function_lines: 10\n");
+    s.write("src/A.cs", &cs_class("A", &[("Long", 25), ("Longer", 30)]));
+    s.write("src/B.cs", &cs_class("B", &[("Long", 20)]));
+    assert_eq!(s.run(&["baseline", "init"]).code, 0);
+    let canonical = s.read("structure-baseline.tsv");
+    let mut lines: Vec<&str> = canonical.lines().collect();
+    lines[3..].reverse();
+    s.write("structure-baseline.tsv", &(lines.join("\r\n") + "\r\n"));
+    let run = s.run(&["baseline", "refresh"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "inventory: refreshed structure-baseline.tsv: 0 added, 0 lowered, 0 dropped, \
+         rewritten in canonical form; 3 unit(s)\n"
+    );
+    assert_eq!(s.read("structure-baseline.tsv"), canonical);
+}
+
+#[test]
+fn init_keeps_a_baseline_with_duplicates_untouched() {
+    let s = Scenario::inventory("function_lines: 10\n");
+    s.write("src/A.cs", &cs_class("A", &[("Long", 25)]));
+    let messy = format!(
+        "{HEADER}# measured with: function_lines=10 tolerance_percent=0\n# owned:\tsrc\n\
+         src/A.cs\tA.Long\tfunction_lines\t30\nsrc/A.cs\tA.Long\tfunction_lines\t25\n"
+    );
+    s.write("structure-baseline.tsv", &messy);
+    let run = s.run(&["baseline", "init"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "inventory: structure-baseline.tsv exists; kept as it is (1 unit(s))\n"
+    );
+    assert_eq!(s.read("structure-baseline.tsv"), messy);
+    assert_eq!(s.run(&["baseline", "init", "--check"]).code, 0);
+}

@@ -28,6 +28,9 @@ pub struct Changes {
     pub measured_with_changed: bool,
     /// `# owned:` differs from what the old baseline recorded.
     pub owned_changed: bool,
+    /// The file's bytes were not the canonical rendering of what it holds (duplicate
+    /// entries, order, header lines, line ends): `refresh` rewrites it canonically.
+    pub canonicalised: bool,
 }
 
 impl Changes {
@@ -39,6 +42,7 @@ impl Changes {
             && self.moved.is_empty()
             && !self.measured_with_changed
             && !self.owned_changed
+            && !self.canonicalised
     }
 }
 

@@ -196,14 +196,29 @@ fn decide(
             return Ok((result, None));
         }
     };
+    let mut changes = changes;
+    if mode == Mode::Refresh {
+        changes.canonicalised = !is_canonical(ws, &baseline_path, ctx.baseline.as_ref())?;
+    }
     result.action = match &ctx.baseline {
         None => Action::Created,
-        Some(old) if *old == next => Action::Unchanged,
+        Some(old) if *old == next && !changes.canonicalised => Action::Unchanged,
         Some(_) => Action::Updated,
     };
     result.entries = next.entries.len();
     result.changes = changes;
     Ok((result, Some(next)))
+}
+
+/// True when the baseline file's bytes are the canonical rendering of what was read from
+/// it (no duplicate entries, sorted, LF, the header as written): `refresh` rewrites any
+/// other file, even when no entry changes (SPEC §5).
+fn is_canonical(ws: &Workspace, baseline_path: &str, read: Option<&Baseline>) -> Result<bool> {
+    let Some(read) = read else {
+        return Ok(true);
+    };
+    let bytes = ws.tree.read(baseline_path)?;
+    Ok(bytes.is_none_or(|bytes| bytes == tsv::render(read).as_bytes()))
 }
 
 /// Files renamed since the commit that last changed the baseline file (SPEC §5).

@@ -10,7 +10,7 @@ use crate::commands::baseline::{Action, BaselineReport, ContextResult, Mode};
 
 fn counts(c: &Changes) -> String {
     format!(
-        "{} added, {} lowered, {} dropped{}",
+        "{} added, {} lowered, {} dropped{}{}",
         c.added.len(),
         c.lowered.len(),
         c.dropped.len(),
@@ -18,6 +18,11 @@ fn counts(c: &Changes) -> String {
             String::new()
         } else {
             format!(", {} moved to a renamed file", c.moved.len())
+        },
+        if c.canonicalised {
+            ", rewritten in canonical form"
+        } else {
+            ""
         }
     )
 }
@@ -93,6 +98,7 @@ fn changes_json(c: &Changes) -> serde_json::Value {
         }).collect::<Vec<_>>(),
         "dropped": c.dropped.iter().map(|(k, v)| entry(k, json!(v))).collect::<Vec<_>>(),
         "moved": c.moved.iter().map(|(f, t)| json!({"from": entry(f, json!(null)), "to": entry(t, json!(null))})).collect::<Vec<_>>(),
+        "canonicalised": c.canonicalised,
     })
 }
 
