@@ -7,7 +7,9 @@ use std::sync::OnceLock;
 
 use tree_sitter::Node;
 
-use super::{collapse_whitespace, text, Decl, KindInfo, Lang, Role, UnitDecl};
+use super::{
+    collapse_whitespace, text, Decl, EntryPoint, EntryRole, KindInfo, Lang, Role, UnitDecl,
+};
 use crate::model::{Language, UnitKind};
 
 static KINDS: OnceLock<Vec<KindInfo>> = OnceLock::new();
@@ -21,6 +23,10 @@ pub static CSHARP: Lang = Lang {
     opaque_of,
     declare,
     is_test_attribute: |_, _| false,
+    entry_point: Some(EntryPoint {
+        name: "<Main>$",
+        role_of: entry_role_of,
+    }),
     kinds: &KINDS,
 };
 
@@ -92,6 +98,25 @@ const OPAQUE: [&str; 22] = [
 
 fn opaque_of(kind: &str) -> bool {
     role_of(kind) == Role::Decl || kind.ends_with("_expression") || OPAQUE.contains(&kind)
+}
+
+/// Top-level statements (`global_statement`, or a bare statement inside a top-level `#if`)
+/// end at the file's first type or namespace declaration: C# requires them to come
+/// first, so a statement the grammar finds after one is error recovery. Before that
+/// declaration, every statement in the file is top-level code or inside it.
+fn entry_role_of(kind: &str) -> EntryRole {
+    let ends = [
+        "namespace_declaration",
+        "file_scoped_namespace_declaration",
+        "delegate_declaration",
+    ];
+    if TYPES.contains(&kind) || ends.contains(&kind) {
+        EntryRole::End
+    } else if kind.ends_with("_statement") || kind == "block" {
+        EntryRole::Statement
+    } else {
+        EntryRole::None
+    }
 }
 
 fn role_of(kind: &str) -> Role {

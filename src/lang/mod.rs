@@ -26,6 +26,17 @@ pub enum Role {
     Comment,
 }
 
+/// What a node kind means to a language's entry point (see [`EntryPoint`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryRole {
+    /// Nothing.
+    None,
+    /// A statement: before the first [`EntryRole::End`], it is top-level code.
+    Statement,
+    /// A declaration (a type, a namespace) after which no statement is top-level code.
+    End,
+}
+
 /// What the walk knows of a node kind, looked up by kind id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KindInfo {
@@ -33,6 +44,18 @@ pub struct KindInfo {
     /// A statement, expression or list that never holds a declaration without braces:
     /// without a `{` inside it, the walk need not enter it.
     pub opaque: bool,
+    pub entry: EntryRole,
+}
+
+/// Code written outside every declaration that forms one function unit of its own: C#
+/// top-level statements, which the compiler makes into a method named `<Main>$` (SPEC
+/// §4). The unit runs from the first statement to the last one seen before the first
+/// [`EntryRole::End`] node (the walk visits nodes in source order); it is no scope, so a
+/// function among the statements is named by its own name.
+pub struct EntryPoint {
+    pub name: &'static str,
+    /// The role of a node kind, by its name in the grammar.
+    pub role_of: fn(&str) -> EntryRole,
 }
 
 /// A unit found at a node: its kind and the last segment of its name.
@@ -67,6 +90,8 @@ pub struct Lang {
     pub declare: fn(Node, &[u8]) -> Option<Decl>,
     /// Whether an attribute node leaves its item out as test code (Rust `#[cfg(test)]`).
     pub is_test_attribute: fn(Node, &[u8]) -> bool,
+    /// Top-level code that is a unit of its own, if the language has any.
+    pub entry_point: Option<EntryPoint>,
     kinds: &'static OnceLock<Vec<KindInfo>>,
 }
 
@@ -91,6 +116,7 @@ impl Lang {
         const ANONYMOUS: KindInfo = KindInfo {
             role: Role::Other,
             opaque: true,
+            entry: EntryRole::None,
         };
         if !node.is_named() {
             return ANONYMOUS;
@@ -102,6 +128,7 @@ impl Lang {
             .unwrap_or(KindInfo {
                 role: Role::Other,
                 opaque: false,
+                entry: EntryRole::None,
             })
     }
 
@@ -115,10 +142,15 @@ impl Lang {
                     Some(kind) if grammar.node_kind_is_named(id) => KindInfo {
                         role: (self.role_of)(kind),
                         opaque: (self.opaque_of)(kind),
+                        entry: self
+                            .entry_point
+                            .as_ref()
+                            .map_or(EntryRole::None, |e| (e.role_of)(kind)),
                     },
                     _ => KindInfo {
                         role: Role::Other,
                         opaque: true,
+                        entry: EntryRole::None,
                     },
                 }
             })

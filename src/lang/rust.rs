@@ -20,6 +20,7 @@ pub static RUST: Lang = Lang {
     opaque_of,
     declare,
     is_test_attribute,
+    entry_point: None,
     kinds: &KINDS,
 };
 

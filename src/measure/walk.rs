@@ -14,7 +14,7 @@
 use tree_sitter::{Node, Point, Tree};
 
 use super::NAME_BUDGET_BYTES;
-use crate::lang::{end_line, start_line, Lang, Role};
+use crate::lang::{end_line, start_line, EntryRole, Lang, Role};
 use crate::model::Unit;
 
 /// What one walk found in a file.
@@ -53,6 +53,10 @@ struct Walker<'a> {
     runs: Vec<AttributeRun>,
     /// Bytes of unit names so far.
     name_bytes: usize,
+    /// The span of the top-level statements seen so far (`crate::lang::EntryPoint`).
+    entry: Option<(Point, Point)>,
+    /// A node that ends the top-level statements was seen.
+    entry_ended: bool,
     out: Walked,
 }
 
@@ -65,13 +69,15 @@ pub fn walk(lang: &Lang, tree: &Tree, src: &[u8]) -> Walked {
         scopes: Vec::new(),
         runs: vec![AttributeRun::default()],
         name_bytes: 0,
+        entry: None,
+        entry_ended: false,
         out: Walked::default(),
     };
     let mut cursor = tree.walk();
     let mut depth = 0usize;
     loop {
         if walker.out.names_over_budget {
-            return walker.out;
+            return walker.finish();
         }
         let descend = walker.enter(cursor.node(), depth);
         if descend && cursor.goto_first_child() {
@@ -85,7 +91,7 @@ pub fn walk(lang: &Lang, tree: &Tree, src: &[u8]) -> Walked {
                 break;
             }
             if !cursor.goto_parent() {
-                return walker.out;
+                return walker.finish();
             }
             walker.runs.pop();
             depth = depth.saturating_sub(1);
@@ -100,6 +106,15 @@ impl Walker<'_> {
             self.out.error_lines.push(start_line(node.start_position()));
         }
         let kind = self.lang.kind(node);
+        match kind.entry {
+            EntryRole::None => {}
+            EntryRole::Statement if self.entry_ended => {}
+            EntryRole::Statement => {
+                let start = self.entry.map_or(node.start_position(), |(start, _)| start);
+                self.entry = Some((start, node.end_position()));
+            }
+            EntryRole::End => self.entry_ended = true,
+        }
         let role = kind.role;
         match role {
             Role::Attribute => {
@@ -159,6 +174,21 @@ impl Walker<'_> {
         if let Some(segment) = decl.scope {
             self.scopes.push(Scope { depth, segment });
         }
+    }
+
+    /// The walk's findings, with the entry point's unit when there were top-level
+    /// statements.
+    fn finish(mut self) -> Walked {
+        let entry = self.lang.entry_point.as_ref().zip(self.entry);
+        if let Some((entry, (start, end))) = entry {
+            self.out.units.push(Unit {
+                name: entry.name.to_string(),
+                kind: crate::model::UnitKind::Function,
+                start_line: start_line(start),
+                end_line: end_line(start, end),
+            });
+        }
+        self.out
     }
 
     /// Leaves the node at `depth`: the scopes it opened close.
