@@ -201,7 +201,8 @@ pub struct GateArgs {
     /// A base to take the merge-base with (repeatable, tried in order)
     #[arg(long = "base", value_name = "REV")]
     pub bases: Vec<String>,
-    /// The commit the run started on: the base when no merge-base is found
+    /// The commit the run started on: the base is never newer (it is REV when the
+    /// merge-base is no ancestor of REV, or when none is found)
     #[arg(long, value_name = "REV")]
     pub start: Option<String>,
     /// Output format

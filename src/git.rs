@@ -2,11 +2,13 @@
 //! merge-base), lists what a branch changed against it, and reads files at a commit for
 //! the readers of contexts, limits and baselines.
 //!
-//! Nothing here runs a program: the repository's `filter.<driver>` sections (clean,
+//! Objects are read as stored: replace refs are never honoured (and gix reads no
+//! grafts). Nothing here runs a program: the repository's `filter.<driver>` sections (clean,
 //! smudge, process) and `diff.<driver>` sections (textconv, command) are dropped from the
 //! in-memory configuration when the repository is opened, so comparing the working tree
 //! reads files as they are on disk (SPEC §6 "Files").
 
+mod base;
 mod changes;
 mod index;
 mod renames;
@@ -15,9 +17,9 @@ mod tree;
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context as _, Result};
-use gix::bstr::ByteSlice;
 use gix::ObjectId;
 
+pub use base::BaseResolution;
 pub use index::{blob_id, BlobId, IndexIds};
 pub use tree::TreeSource;
 
@@ -39,22 +41,6 @@ pub struct Repo {
     /// The directory the repository was discovered from, for messages.
     dir: PathBuf,
     shallow: bool,
-}
-
-/// How the base of a gate run was found (SPEC §6 step 1).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BaseResolution {
-    /// `commit` (full hex id) is the base. `via` is the revision as given that produced
-    /// it: a base (`main`, `origin/HEAD`) whose merge-base with HEAD is `commit`, or, when
-    /// `from_start` is true, the `--start` revision, which is then the base itself.
-    Found {
-        commit: String,
-        via: String,
-        from_start: bool,
-    },
-    /// No base gave a merge-base with HEAD (and `--start` was absent or didn't resolve).
-    /// `tried` lists the bases tried, in order (not the `--start` revision).
-    NotFound { tried: Vec<String> },
 }
 
 /// One file that differs between the base commit's tree and the working tree.
@@ -91,7 +77,7 @@ pub enum ChangeKind {
 impl Repo {
     /// Opens the repository holding `dir` (searching upwards, like `git -C DIR`).
     pub fn discover(dir: &Path) -> Result<Repo> {
-        let mut repo = gix::discover(dir)
+        let mut repo = open_as_stored(dir)
             .explain(|| format!("opening the git repository at {}", dir.display()))?;
         drop_program_drivers(&mut repo)
             .explain(|| format!("{}: reading the git configuration", dir.display()))?;
@@ -130,32 +116,6 @@ impl Repo {
     /// names something other than a commit.
     pub fn rev_commit(&self, rev: &str) -> Result<Option<String>> {
         Ok(self.resolve_commit(rev)?.map(|id| id.to_string()))
-    }
-
-    /// SPEC §6 step 1: the merge-base of HEAD with the first of `bases` (or, when empty,
-    /// [`DEFAULT_BASES`]) that resolves to a commit and shares history with HEAD; failing
-    /// that, the commit `start` names, if it resolves.
-    pub fn resolve_base(&self, bases: &[String], start: Option<&str>) -> Result<BaseResolution> {
-        let revs: Vec<String> = if bases.is_empty() {
-            DEFAULT_BASES.iter().map(|s| s.to_string()).collect()
-        } else {
-            bases.to_vec()
-        };
-        if let Some(head) = self.head_id()? {
-            if let Some(found) = self.first_merge_base(&revs, head)? {
-                return Ok(found);
-            }
-        }
-        if let Some(start) = start {
-            if let Some(commit) = self.resolve_commit(start)? {
-                return Ok(BaseResolution::Found {
-                    commit: commit.to_string(),
-                    via: start.to_string(),
-                    from_start: true,
-                });
-            }
-        }
-        Ok(BaseResolution::NotFound { tried: revs })
     }
 
     /// A [`FileSource`](crate::source::FileSource) over the tree of `commit`.
@@ -234,43 +194,6 @@ impl Repo {
         Ok(Some(id.detach()))
     }
 
-    fn first_merge_base(&self, revs: &[String], head: ObjectId) -> Result<Option<BaseResolution>> {
-        let cache = self
-            .repo
-            .commit_graph_if_enabled()
-            .explain(|| "reading the commit-graph")?;
-        let mut graph = self.repo.revision_graph(cache.as_ref());
-        for rev in revs {
-            let Some(commit) = self.resolve_commit(rev)? else {
-                continue;
-            };
-            let base = self
-                .repo
-                .merge_base_with_graph(commit, head, &mut graph)
-                .explain(|| format!("finding the merge-base of HEAD and {rev}"))?;
-            if let Some(base) = base {
-                return Ok(Some(BaseResolution::Found {
-                    commit: base.to_string(),
-                    via: rev.clone(),
-                    from_start: false,
-                }));
-            }
-        }
-        Ok(None)
-    }
-
-    /// The commit `rev` names, tags peeled; `None` if it doesn't resolve or isn't a commit.
-    fn resolve_commit(&self, rev: &str) -> Result<Option<ObjectId>> {
-        let Ok(id) = self.repo.rev_parse_single(rev.as_bytes().as_bstr()) else {
-            return Ok(None);
-        };
-        let object = id
-            .object()
-            .and_then(|o| o.peel_tags_to_end())
-            .explain(|| format!("reading the object {rev} names ({id})"))?;
-        Ok((object.kind == gix::object::Kind::Commit).then_some(object.id))
-    }
-
     /// The commit `rev` names, or an error naming it.
     fn commit_id(&self, rev: &str) -> Result<ObjectId> {
         self.resolve_commit(rev)?
@@ -319,6 +242,21 @@ struct HistoryStep {
     id: ObjectId,
     parents: Vec<ObjectId>,
     entry: Option<(ObjectId, gix::objs::tree::EntryMode)>,
+}
+
+/// Discovers the repository holding `dir` with replace refs (`git replace`) turned off,
+/// whatever its configuration or environment says: every object is read as stored
+/// (SPEC §6.1). gix never reads the deprecated `info/grafts` file.
+fn open_as_stored(dir: &Path) -> Result<gix::Repository, gix::Error> {
+    let no_replace =
+        |options: gix::open::Options| options.config_overrides(["core.useReplaceRefs=false"]);
+    let defaults = gix::sec::trust::Mapping::<gix::open::Options>::default();
+    let trust = gix::sec::trust::Mapping {
+        full: no_replace(defaults.full),
+        reduced: no_replace(defaults.reduced),
+    };
+    let repo = gix::ThreadSafeRepository::discover_opts(dir, Default::default(), trust)?;
+    Ok(repo.into())
 }
 
 /// Removes every `filter.<driver>` and `diff.<driver>` section from the in-memory

@@ -3,7 +3,7 @@
 use structgate::git::{BaseResolution, Repo};
 use structgate::source::FileSource;
 
-use crate::scenario::{branched, found, lines, run_git, strings, Scenario};
+use crate::scenario::{branched, found, lines, not_found, run_git, strings, Scenario};
 
 #[test]
 fn default_bases_prefer_origin_head_then_origin_main() {
@@ -68,7 +68,9 @@ fn start_is_the_base_when_no_base_shares_history() {
     assert_eq!(
         repo.resolve_base(&bases, Some("no-such-rev")).unwrap(),
         BaseResolution::NotFound {
-            tried: bases.clone()
+            tried: bases.clone(),
+            skipped: Vec::new(),
+            bad_start: Some("no-such-rev".to_string()),
         }
     );
     assert_ne!(start, cut);
@@ -88,17 +90,9 @@ fn no_base_lists_what_was_tried() {
         "main",
         "master",
     ]);
-    assert_eq!(
-        repo.resolve_base(&[], None).unwrap(),
-        BaseResolution::NotFound { tried: defaults }
-    );
+    assert_eq!(repo.resolve_base(&[], None).unwrap(), not_found(&defaults));
     let given = strings(&["x", "y"]);
-    assert_eq!(
-        repo.resolve_base(&given, None).unwrap(),
-        BaseResolution::NotFound {
-            tried: given.clone()
-        }
-    );
+    assert_eq!(repo.resolve_base(&given, None).unwrap(), not_found(&given));
 }
 
 #[test]
@@ -212,4 +206,102 @@ fn an_annotated_tag_is_peeled_to_its_commit() {
     assert_eq!(s.repo().rev_commit("v1").unwrap(), Some(cut));
     let tree = s.git(&["rev-parse", "HEAD^{tree}"]);
     assert_eq!(s.repo().rev_commit(&tree).unwrap(), None);
+}
+
+#[test]
+fn a_single_branch_clone_never_takes_its_own_branch_as_the_base() {
+    let (up, cut) = branched();
+    let clone = Scenario::clone_of(&up, &["--single-branch", "--branch", "feature"]);
+    // What git sets up when the upstream's HEAD is `feature` (and newer git always).
+    clone.git(&["remote", "set-head", "origin", "feature"]);
+    let own = clone.git(&["symbolic-ref", "refs/remotes/origin/HEAD"]);
+    assert_eq!(own, "refs/remotes/origin/feature");
+    let repo = clone.repo();
+    assert_eq!(
+        repo.resolve_base(&[], None).unwrap(),
+        BaseResolution::NotFound {
+            tried: strings(&["origin/main", "origin/master", "main", "master"]),
+            skipped: vec![(
+                "origin/HEAD".to_string(),
+                "refs/remotes/origin/feature".to_string()
+            )],
+            bad_start: None,
+        }
+    );
+    // Named on the command line, a base is taken as given.
+    assert_eq!(
+        repo.resolve_base(&strings(&["origin/HEAD"]), None).unwrap(),
+        found(&clone.head(), "origin/HEAD", false)
+    );
+    clone.git(&["fetch", "-q", "origin", "main:refs/remotes/origin/main"]);
+    assert_eq!(
+        clone.repo().resolve_base(&[], None).unwrap(),
+        found(&cut, "origin/main", false)
+    );
+}
+
+#[test]
+fn on_a_branch_named_like_a_default_base_nothing_is_skipped() {
+    let (up, _) = branched();
+    let clone = Scenario::clone_of(&up, &["--single-branch", "--branch", "main"]);
+    clone.git(&["remote", "set-head", "origin", "main"]);
+    let tip = clone.head();
+    assert_eq!(
+        clone.repo().resolve_base(&[], None).unwrap(),
+        found(&tip, "origin/HEAD", false)
+    );
+}
+
+#[test]
+fn a_default_base_that_is_a_link_to_the_current_branch_is_skipped() {
+    let (s, cut) = branched();
+    s.git(&["branch", "-q", "-m", "main", "trunk"]);
+    s.git(&["symbolic-ref", "refs/heads/main", "refs/heads/feature"]);
+    let repo = s.repo();
+    let resolved = repo.resolve_base(&[], None).unwrap();
+    let BaseResolution::NotFound { skipped, .. } = resolved else {
+        panic!("{resolved:?}");
+    };
+    assert_eq!(
+        skipped,
+        [("main".to_string(), "refs/heads/feature".to_string())]
+    );
+    assert_eq!(
+        repo.resolve_base(&strings(&["trunk"]), None).unwrap(),
+        found(&cut, "trunk", false)
+    );
+}
+
+#[test]
+fn with_start_the_base_is_never_newer_than_the_start() {
+    let (s, cut) = branched();
+    let start = s.head();
+    s.write("c.rs", &lines("c"));
+    let tip = s.commit("f2");
+    // The run fast-forwards main to the branch: its merge-base with HEAD is HEAD.
+    s.git(&["branch", "-q", "-f", "main", "feature"]);
+    let repo = s.repo();
+    assert_eq!(
+        repo.resolve_base(&[], None).unwrap(),
+        found(&tip, "main", false)
+    );
+    assert_eq!(
+        repo.resolve_base(&[], Some(&start)).unwrap(),
+        BaseResolution::Found {
+            commit: start.clone(),
+            via: start.clone(),
+            from_start: true,
+            newer: Some("main".to_string()),
+        }
+    );
+    // A merge-base that is an ancestor of the start (or the start itself) stands.
+    s.git(&["branch", "-q", "-f", "main", &cut]);
+    assert_eq!(
+        s.repo().resolve_base(&[], Some(&start)).unwrap(),
+        found(&cut, "main", false)
+    );
+    assert_eq!(
+        s.repo().resolve_base(&[], Some(&cut)).unwrap(),
+        found(&cut, "main", false)
+    );
 }

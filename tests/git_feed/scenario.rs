@@ -124,6 +124,16 @@ pub fn found(commit: &str, via: &str, from_start: bool) -> BaseResolution {
         commit: commit.to_string(),
         via: via.to_string(),
         from_start,
+        newer: None,
+    }
+}
+
+/// A [`BaseResolution::NotFound`] after trying `tried`, with nothing skipped.
+pub fn not_found(tried: &[String]) -> BaseResolution {
+    BaseResolution::NotFound {
+        tried: tried.to_vec(),
+        skipped: Vec::new(),
+        bad_start: None,
     }
 }
 

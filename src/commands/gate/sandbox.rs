@@ -1,6 +1,7 @@
 //! One working tree judged: its base, the terms at that base, its changed files.
 
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
@@ -103,30 +104,44 @@ fn find_base(
         let detail = within("HEAD has no commit yet".to_string());
         return Ok(Err(Sandbox::not_judged(reason, detail)));
     }
-    Ok(
-        match repo.resolve_base(&request.bases, request.start.as_deref())? {
-            BaseResolution::Found {
-                commit,
-                via,
-                from_start: false,
-            } => Ok((commit, format!("merge-base of HEAD and {via}"))),
-            BaseResolution::Found {
-                commit,
-                via,
-                from_start: true,
-            } => Ok((
-                commit,
-                format!("--start {via}; no merge-base with any base tried"),
-            )),
-            BaseResolution::NotFound { tried } => {
-                let mut detail = format!("no merge-base of HEAD with {}", tried.join(", "));
-                if repo.is_shallow() {
-                    detail.push_str(&shallow_hint(&tried));
-                }
-                Err(Sandbox::not_judged(reason, within(detail)))
+    let resolved = repo.resolve_base(&request.bases, request.start.as_deref())?;
+    Ok(match resolved {
+        BaseResolution::Found {
+            commit,
+            via,
+            from_start: false,
+            ..
+        } => Ok((commit, format!("merge-base of HEAD and {via}"))),
+        BaseResolution::Found {
+            commit,
+            via,
+            from_start: true,
+            newer,
+        } => {
+            let why = match newer {
+                Some(rev) => format!("the merge-base of HEAD and {rev} is not an ancestor of it"),
+                None => "no merge-base with any base tried".to_string(),
+            };
+            Ok((commit, format!("--start {via}; {why}")))
+        }
+        BaseResolution::NotFound {
+            bad_start: Some(start),
+            ..
+        } => {
+            let detail = within(format!("--start {start} does not name a commit"));
+            Err(Sandbox::not_judged(reason, detail))
+        }
+        BaseResolution::NotFound { tried, skipped, .. } => {
+            let mut detail = format!("no merge-base of HEAD with {}", tried.join(", "));
+            for (rev, name) in &skipped {
+                let _ = write!(detail, " ({rev} skipped: it is {name}, this branch's own)");
             }
-        },
-    )
+            if repo.is_shallow() {
+                detail.push_str(&shallow_hint(&tried));
+            }
+            Err(Sandbox::not_judged(reason, within(detail)))
+        }
+    })
 }
 
 /// Reading warnings and unknown Limits keys at the base: warnings, not errors (SPEC §3).
