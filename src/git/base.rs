@@ -10,6 +10,13 @@ use gix::ObjectId;
 
 use super::{Explain as _, Repo, DEFAULT_BASES};
 
+/// The commit graph merge-bases are found in (read from the commits themselves).
+type Graph<'a, 'c> = gix::revwalk::Graph<
+    'a,
+    'c,
+    gix::revwalk::graph::Commit<gix::revision::plumbing::merge_base::Flags>,
+>;
+
 /// How the base of a gate run was found (SPEC §6 step 1).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BaseResolution {
@@ -50,59 +57,64 @@ impl Repo {
             (bases.to_vec(), Vec::new())
         };
         let mut graph = self.repo.revision_graph(None);
-        let mut tried = Vec::new();
-        let mut skipped = Vec::new();
-        let mut found = None;
+        let search = self.first_merge_base(revs, &own, &mut graph)?;
+        let not_found = |bad_start: Option<String>| BaseResolution::NotFound {
+            tried: search.tried.clone(),
+            skipped: search.skipped.clone(),
+            bad_start,
+        };
+        let Some(start) = start else {
+            return Ok(match search.found {
+                Some((base, rev)) => found_at(base, rev, false, None),
+                None => not_found(None),
+            });
+        };
+        let Some(start_id) = self.resolve_commit(start)? else {
+            return Ok(not_found(Some(start.to_string())));
+        };
+        let Some((base, rev)) = search.found else {
+            return Ok(found_at(start_id, start.to_string(), true, None));
+        };
+        let within = self
+            .repo
+            .merge_base_with_graph(base, start_id, &mut graph)
+            .explain(|| format!("finding the merge-base of {rev} and --start {start}"))?;
+        Ok(if within.is_some_and(|w| w.detach() == base) {
+            found_at(base, rev, false, None)
+        } else {
+            found_at(start_id, start.to_string(), true, Some(rev))
+        })
+    }
+
+    /// The merge-base of HEAD with the first of `revs` that gives one, skipping those
+    /// that resolve to one of the `own` refs.
+    fn first_merge_base(
+        &self,
+        revs: Vec<String>,
+        own: &[String],
+        graph: &mut Graph<'_, '_>,
+    ) -> Result<Search> {
+        let mut search = Search::default();
         let head = self.head_id()?;
         for rev in revs {
             if let Some(name) = self.final_ref_name(&rev).filter(|n| own.contains(n)) {
-                skipped.push((rev, name));
+                search.skipped.push((rev, name));
                 continue;
             }
-            tried.push(rev.clone());
+            search.tried.push(rev.clone());
             let (Some(head), Some(commit)) = (head, self.resolve_commit(&rev)?) else {
                 continue;
             };
             let base = self
                 .repo
-                .merge_base_with_graph(commit, head, &mut graph)
+                .merge_base_with_graph(commit, head, graph)
                 .explain(|| format!("finding the merge-base of HEAD and {rev}"))?;
             if let Some(base) = base {
-                found = Some((base.detach(), rev));
+                search.found = Some((base.detach(), rev));
                 break;
             }
         }
-        let Some(start) = start else {
-            return Ok(match found {
-                Some((base, rev)) => found_at(base, rev, false, None),
-                None => BaseResolution::NotFound {
-                    tried,
-                    skipped,
-                    bad_start: None,
-                },
-            });
-        };
-        let Some(start_id) = self.resolve_commit(start)? else {
-            return Ok(BaseResolution::NotFound {
-                tried,
-                skipped,
-                bad_start: Some(start.to_string()),
-            });
-        };
-        Ok(match found {
-            Some((base, rev)) => {
-                let within = self
-                    .repo
-                    .merge_base_with_graph(base, start_id, &mut graph)
-                    .explain(|| format!("finding the merge-base of {rev} and --start {start}"))?;
-                if within.is_some_and(|w| w.detach() == base) {
-                    found_at(base, rev, false, None)
-                } else {
-                    found_at(start_id, start.to_string(), true, Some(rev))
-                }
-            }
-            None => found_at(start_id, start.to_string(), true, None),
-        })
+        Ok(search)
     }
 
     /// The full names of the refs a default base must not resolve to: the current branch
@@ -172,6 +184,14 @@ impl Repo {
             .explain(|| format!("reading the object {rev} names ({id})"))?;
         Ok((object.kind == gix::object::Kind::Commit).then_some(object.id))
     }
+}
+
+/// What [`Repo::first_merge_base`] found, and what it tried and skipped on the way.
+#[derive(Default)]
+struct Search {
+    found: Option<(ObjectId, String)>,
+    tried: Vec<String>,
+    skipped: Vec<(String, String)>,
 }
 
 fn found_at(

@@ -1,6 +1,7 @@
 //! `structgate gate` (SPEC §6): base → terms at the base → changed files → measured as
 //! the working tree holds them → the one judge → a report value.
 
+mod base;
 mod contracts;
 mod docs;
 mod merge;

@@ -1,14 +1,13 @@
 //! One working tree judged: its base, the terms at that base, its changed files.
 
 use std::collections::BTreeSet;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 
 use super::{docs, ContextState, NotJudged, Request, Sandbox};
 use crate::cache::Cache;
-use crate::git::{BaseResolution, Change, ChangeKind, Repo};
+use crate::git::{Change, ChangeKind, Repo};
 use crate::judge::{Finding, Status};
 use crate::measure::{self, Imports, Options};
 use crate::model::{FileOutcome, Language, UnitValue};
@@ -24,7 +23,7 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
             dir.display()
         );
     };
-    let (base, via) = match find_base(&repo, &workdir, request, several)? {
+    let (base, via) = match super::base::find(&repo, &workdir, request, several)? {
         Ok(found) => found,
         Err(not_judged) => return Ok(not_judged),
     };
@@ -81,69 +80,6 @@ fn list_changes(repo: &Repo, base: &str, sandbox: &mut Sandbox) -> Option<Vec<Ch
     }
 }
 
-/// The base commit and how it was found, or the not-judged sandbox that says why not.
-fn find_base(
-    repo: &Repo,
-    workdir: &Path,
-    request: &Request,
-    several: bool,
-) -> Result<Result<(String, String), Sandbox>> {
-    let reason = if several {
-        "a sandbox has no comparable base of its own"
-    } else {
-        "no comparable base"
-    };
-    let within = |detail: String| {
-        if several {
-            format!("{}: {detail}", workdir.display())
-        } else {
-            detail
-        }
-    };
-    if repo.head_commit()?.is_none() {
-        let detail = within("HEAD has no commit yet".to_string());
-        return Ok(Err(Sandbox::not_judged(reason, detail)));
-    }
-    let resolved = repo.resolve_base(&request.bases, request.start.as_deref())?;
-    Ok(match resolved {
-        BaseResolution::Found {
-            commit,
-            via,
-            from_start: false,
-            ..
-        } => Ok((commit, format!("merge-base of HEAD and {via}"))),
-        BaseResolution::Found {
-            commit,
-            via,
-            from_start: true,
-            newer,
-        } => {
-            let why = match newer {
-                Some(rev) => format!("the merge-base of HEAD and {rev} is not an ancestor of it"),
-                None => "no merge-base with any base tried".to_string(),
-            };
-            Ok((commit, format!("--start {via}; {why}")))
-        }
-        BaseResolution::NotFound {
-            bad_start: Some(start),
-            ..
-        } => {
-            let detail = within(format!("--start {start} does not name a commit"));
-            Err(Sandbox::not_judged(reason, detail))
-        }
-        BaseResolution::NotFound { tried, skipped, .. } => {
-            let mut detail = format!("no merge-base of HEAD with {}", tried.join(", "));
-            for (rev, name) in &skipped {
-                let _ = write!(detail, " ({rev} skipped: it is {name}, this branch's own)");
-            }
-            if repo.is_shallow() {
-                detail.push_str(&shallow_hint(&tried));
-            }
-            Err(Sandbox::not_judged(reason, within(detail)))
-        }
-    })
-}
-
 /// Reading warnings and unknown Limits keys at the base: warnings, not errors (SPEC §3).
 fn terms_warnings(terms: &Terms) -> Vec<String> {
     let unknown = terms
@@ -160,22 +96,6 @@ fn unjudged_reason(c: &ContextTerms) -> Option<&'static str> {
         (Some(_), None) => Some("no baseline at the merge-base"),
         _ => None,
     }
-}
-
-/// What to do about a base lost to a shallow clone (SPEC §6 "not judged is never
-/// silent"): the merge-base may lie beyond the history the clone holds, and a
-/// single-branch clone has no remote-tracking base branch at all.
-fn shallow_hint(tried: &[String]) -> String {
-    let branch = tried
-        .iter()
-        .filter_map(|rev| rev.strip_prefix("origin/"))
-        .find(|b| *b != "HEAD")
-        .unwrap_or("BRANCH");
-    format!(
-        " in this shallow clone: fetch the base branch and the history down to the \
-         merge-base (`git fetch --unshallow origin {branch}:refs/remotes/origin/{branch}`; \
-         in GitHub Actions, `fetch-depth: 0` in actions/checkout)"
-    )
 }
 
 fn context_states(terms: &Terms) -> Vec<ContextState> {
