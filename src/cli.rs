@@ -208,7 +208,9 @@ pub struct GateArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = GateFormat::Text)]
     pub format: GateFormat,
-    /// Also write a Markdown summary of divergences to FILE
+    /// Also write Markdown for the pull request to FILE: the divergences, and where there
+    /// are any the excesses, directory contract findings, terms changed on this branch
+    /// (not applied) and baseline entries that can tighten
     #[arg(long, value_name = "FILE")]
     pub pr_summary: Option<PathBuf>,
     /// Exit 1 when the change could not be judged

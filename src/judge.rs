@@ -3,6 +3,7 @@
 
 use crate::limits::Limits;
 use crate::model::{Metric, UnitValue};
+use crate::terms::diff::{Term, TermValue};
 
 /// How one value stands against its context's limits and baseline (SPEC §3, §5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -136,6 +137,48 @@ pub fn judge_value(limits: &Limits, value: &UnitValue, allowance: Option<u64>) -
     })
 }
 
+/// True when `baseline refresh` would lower or drop the entry that tolerates a judged
+/// value: the value is below the entry (still past the band) or back within its band
+/// (SPEC §6.1 "baseline can tighten").
+pub fn can_tighten(finding: &Finding) -> bool {
+    finding
+        .baseline
+        .is_some_and(|entry| finding.value < entry || finding.value <= finding.band)
+}
+
+/// Whether a change of a term from `from` to `to` (`None`: that side doesn't have it)
+/// loosens the terms a branch is judged by (SPEC §6.1): a raised or removed limit, a
+/// raised tolerance, a removed `sources` entry or context, one added that takes over
+/// directories another context owned, a removed baseline, an added or raised baseline
+/// entry, `children.require_contract` lowered (true, then unset, then false), and a terms
+/// file that doesn't read. Everything else tightens.
+pub fn loosens(term: &Term, from: Option<&TermValue>, to: Option<&TermValue>) -> bool {
+    let number = |v: Option<&TermValue>, absent: u64| match v {
+        Some(TermValue::Number(n)) => *n,
+        _ => absent,
+    };
+    match term {
+        Term::Limit(_) => number(to, u64::MAX) > number(from, u64::MAX),
+        Term::Tolerance | Term::Entry(_) => number(to, 0) > number(from, 0),
+        Term::Context { taken_from } | Term::Source { taken_from } => {
+            to.is_none() || !taken_from.is_empty()
+        }
+        Term::Baseline => to.is_none(),
+        Term::RequireContract => strictness(to) < strictness(from),
+        Term::Unreadable => true,
+    }
+}
+
+/// How strictly a contract's `children.require_contract` binds the directories below:
+/// an explicit `true` (no descendant may lower it), unset (inherited), `false`.
+fn strictness(value: Option<&TermValue>) -> u8 {
+    match value {
+        Some(TermValue::Flag(true)) => 2,
+        Some(TermValue::Flag(false)) => 0,
+        _ => 1,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,5 +207,99 @@ mod tests {
         assert_eq!(s(92, Some(91)), Some(Status::Excess));
         assert_eq!(s(60, Some(91)), Some(Status::Divergence));
         assert_eq!(status(&l, Metric::TypeLines, 1000, None), None);
+    }
+
+    #[test]
+    fn what_loosens_for_every_kind_of_term() {
+        use TermValue::{Flag, Number, Text};
+        let (n, t) = (|v| Some(Number(v)), |v: &str| Some(Text(v.to_string())));
+        let flag = |v| Some(Flag(v));
+        let entry = Term::Entry(crate::baseline::EntryKey {
+            path: "a.rs".to_string(),
+            unit: "f".to_string(),
+            metric: Metric::FunctionLines,
+        });
+        let none: Vec<String> = Vec::new();
+        let taken = vec!["web".to_string()];
+        let cases = [
+            (Term::Limit(Metric::FunctionLines), n(10), n(40), true),
+            (Term::Limit(Metric::FunctionLines), n(40), n(10), false),
+            (Term::Limit(Metric::TypeLines), n(300), None, true),
+            (Term::Limit(Metric::TypeLines), None, n(300), false),
+            (Term::Tolerance, n(20), n(30), true),
+            (Term::Tolerance, n(20), n(0), false),
+            (entry.clone(), None, n(25), true),
+            (entry.clone(), n(20), n(25), true),
+            (entry.clone(), n(25), n(20), false),
+            (entry, n(25), None, false),
+            (
+                Term::Source {
+                    taken_from: none.clone(),
+                },
+                t("lib"),
+                None,
+                true,
+            ),
+            (
+                Term::Source {
+                    taken_from: none.clone(),
+                },
+                None,
+                t("lib"),
+                false,
+            ),
+            (
+                Term::Source {
+                    taken_from: taken.clone(),
+                },
+                None,
+                t("web/x"),
+                true,
+            ),
+            (
+                Term::Context {
+                    taken_from: none.clone(),
+                },
+                t("web"),
+                None,
+                true,
+            ),
+            (Term::Context { taken_from: none }, None, t("web"), false),
+            (Term::Context { taken_from: taken }, None, t("src/x"), true),
+            (Term::Baseline, t("2 entries"), None, true),
+            (Term::Baseline, None, t("2 entries"), false),
+            (Term::RequireContract, flag(true), flag(false), true),
+            (Term::RequireContract, flag(true), None, true),
+            (Term::RequireContract, None, flag(false), true),
+            (Term::RequireContract, flag(false), flag(true), false),
+            (Term::RequireContract, flag(false), None, false),
+            (Term::Unreadable, None, t("x.md:1: bad"), true),
+        ];
+        for (term, from, to, expected) in cases {
+            let got = loosens(&term, from.as_ref(), to.as_ref());
+            assert_eq!(got, expected, "{term:?} {from:?} -> {to:?}");
+        }
+    }
+
+    #[test]
+    fn can_tighten_below_the_entry_or_within_the_band() {
+        let l = limits(10, 20);
+        let finding = |value, entry| {
+            let v = UnitValue {
+                path: "a.rs".to_string(),
+                unit: "f".to_string(),
+                metric: Metric::FunctionLines,
+                value,
+                start_line: 1,
+                end_line: 1,
+            };
+            judge_value(&l, &v, entry).expect("limited")
+        };
+        assert!(can_tighten(&finding(15, Some(20))));
+        assert!(can_tighten(&finding(11, Some(20))));
+        assert!(can_tighten(&finding(5, Some(20))));
+        assert!(!can_tighten(&finding(20, Some(20))));
+        assert!(!can_tighten(&finding(25, Some(20))));
+        assert!(!can_tighten(&finding(5, None)));
     }
 }

@@ -11,6 +11,8 @@ use crate::limits::{self, Limits};
 use crate::model::{Language, Metric, UnitValue};
 use crate::source::{Entry, FileSource};
 
+pub mod diff;
+
 /// One context with its limits and baseline.
 #[derive(Debug, Clone)]
 pub struct ContextTerms {

@@ -176,6 +176,12 @@ fn a_branch_cannot_loosen_its_own_gate() {
             "structure judged 2 file(s) in 1 context(s): 2 excess(es) past the band",
             "src/Big.cs Big.Old: function_lines 25 > 10 (band 12, baseline 20)",
             "src/Small.cs Small.Run: function_lines 13 > 10 (band 12)",
+            "terms changed on this branch (not applied):",
+            "  inventory: context.yaml: sources removed: src (loosens)",
+            "  inventory: context.yaml: sources added: elsewhere (tightens)",
+            "  inventory: principles.md: function_lines 10 -> 100 (loosens)",
+            "  inventory: principles.md: tolerance_percent 20 -> 0 (tightens)",
+            "  inventory: structure-baseline.tsv: src/Big.cs Big.Old function_lines 20 -> 30 (loosens)",
         ]
     );
 }
@@ -273,6 +279,8 @@ fn json_has_every_field_of_the_spec() {
             "left_out": [],
             "renamed": [],
             "contract_findings": [],
+            "terms_changed": [],
+            "tightenable": [],
         })
     );
 }

@@ -109,6 +109,7 @@ fn moving_prose_into_an_eagerly_imported_file_still_fails() {
         [
             "structure judged 2 file(s) in 1 context(s): 1 excess(es) past the band",
             "docs/guide.md guide.md: loaded_bytes 321 > 300 (band 300, baseline 310) (imports changed: docs/more.md)",
+            "can tighten: docs/guide.md guide.md: file_bytes 70 (baseline 310)",
         ]
     );
 }
@@ -126,7 +127,11 @@ fn moving_prose_behind_a_link_shrinks_what_a_document_loads() {
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
         after_base(&run.stdout),
-        ["structure judged 2 file(s) in 1 context(s), within their Limits"]
+        [
+            "structure judged 2 file(s) in 1 context(s), within their Limits",
+            "can tighten: docs/guide.md guide.md: file_bytes 82 (baseline 310)",
+            "can tighten: docs/guide.md guide.md: loaded_bytes 82 (baseline 310)",
+        ]
     );
 }
 

@@ -135,6 +135,19 @@ pub fn discover(source: &dyn FileSource, repo_name: &str) -> Result<Contexts, Co
     })
 }
 
+/// Reads the one `context.yaml` at `file` (no ownership check against other contexts);
+/// `None` when `source` holds no regular file there.
+pub fn read_one(
+    source: &dyn FileSource,
+    file: &str,
+    repo_name: &str,
+) -> Result<Option<Context>, ContextError> {
+    match read_text(source, file)? {
+        Some(text) => read::context(file, &text, repo_name).map(Some),
+        None => Ok(None),
+    }
+}
+
 /// The text of `file` without a leading UTF-8 BOM; `None` when it vanished.
 fn read_text(source: &dyn FileSource, file: &str) -> Result<Option<String>, ContextError> {
     let bytes = source.read(file).map_err(|err| ContextError::Read {

@@ -88,6 +88,15 @@ impl Outcome {
     }
 }
 
+/// What a README's bytes declare: `None` when they make no contract, else the contract's
+/// `children.require_contract` (`None` when it declares none).
+pub fn declared_require(bytes: &[u8]) -> Option<Option<bool>> {
+    match readme::parse(bytes) {
+        schema::Parsed::Contract(contract) => Some(contract.require.map(|d| d.value)),
+        _ => None,
+    }
+}
+
 /// The parent of a repository-relative path (`""` for a top-level name).
 pub fn parent(path: &str) -> &str {
     path.rfind('/').map_or("", |i| &path[..i])

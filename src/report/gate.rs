@@ -126,6 +126,7 @@ pub fn text(report: &GateReport, paint: Paint) -> String {
             let _ = writeln!(out, "  {}", finding_line(report, f));
         }
     }
+    super::review::text(report, paint, &mut out);
     for line in renamed_lines(report) {
         let _ = writeln!(out, "{line}");
     }
@@ -229,10 +230,13 @@ pub fn json(report: &GateReport) -> String {
             .iter()
             .map(contracts::finding_json)
             .collect::<Vec<_>>(),
+        "terms_changed": super::review::terms_json(report),
+        "tightenable": super::review::tightenable_json(report),
     }))
 }
 
-/// The `--pr-summary` Markdown: divergences, and excesses when there are any.
+/// The `--pr-summary` Markdown: divergences; excesses, contract findings, terms changed
+/// on the branch and baseline entries that can tighten, when there are any.
 pub fn pr_summary(report: &GateReport) -> String {
     let mut out = String::from("### Structure within tolerance\n\n");
     if report.divergences.is_empty() {
@@ -257,5 +261,6 @@ pub fn pr_summary(report: &GateReport) -> String {
             let _ = writeln!(out, "- {}", contracts::finding_line(f));
         }
     }
+    super::review::pr_summary(report, &mut out);
     out
 }

@@ -10,6 +10,7 @@ pub mod github;
 pub mod limits;
 pub mod measure;
 pub mod progress;
+mod review;
 pub mod sarif;
 pub mod style;
 

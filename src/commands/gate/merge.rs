@@ -37,15 +37,20 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         contract_dirs.extend(sb.contracts.checked);
         report.contract_findings.extend(sb.contracts.findings);
         report.files.extend(sb.files);
+        report.terms_changed.extend(sb.terms_changed);
         report.cache.add(sb.cache);
     }
     tidy(&mut report);
     report.judged_files = judged.len();
     report.contract_dirs = contract_dirs.len();
     for f in worst.into_values() {
+        if super::review::can_tighten(&f, &report.terms_changed) {
+            report.tightenable.push(f.clone());
+        }
         match f.status {
             Status::Excess => report.excesses.push(f),
-            _ => report.divergences.push(f),
+            Status::Divergence => report.divergences.push(f),
+            Status::Ok | Status::Tolerated => {}
         }
     }
     report.status = status(&report, ran);
@@ -94,6 +99,9 @@ fn tidy(report: &mut GateReport) {
         .collect();
     report.contract_findings.sort();
     report.contract_findings.dedup();
+    // Sandboxes of one branch report the same terms changes: each once, in their order.
+    let mut seen = BTreeSet::new();
+    report.terms_changed.retain(|c| seen.insert(c.clone()));
 }
 
 fn merge_contexts(into: &mut Vec<ContextState>, from: Vec<ContextState>) {

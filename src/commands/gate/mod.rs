@@ -5,6 +5,7 @@ mod base;
 mod contracts;
 mod docs;
 mod merge;
+mod review;
 mod sandbox;
 
 use std::collections::BTreeSet;
@@ -15,6 +16,7 @@ use anyhow::Result;
 use crate::cache;
 use crate::judge::Finding;
 use crate::measure::Options;
+use crate::terms::diff::TermChange;
 
 pub struct Request {
     pub cwd: PathBuf,
@@ -88,6 +90,10 @@ pub struct GateReport {
     pub files: Vec<(String, String)>,
     /// What the measurement cache did (summed over sandboxes).
     pub cache: cache::Stats,
+    /// What the branch changed in its own terms, not applied (SPEC §6.1).
+    pub terms_changed: Vec<TermChange>,
+    /// Judged units whose baseline entry `baseline refresh` would lower or drop.
+    pub tightenable: Vec<Finding>,
 }
 
 /// What one sandbox contributed.
@@ -108,6 +114,7 @@ pub(crate) struct Sandbox {
     contracts: crate::contracts::Outcome,
     files: Vec<(String, String)>,
     cache: cache::Stats,
+    terms_changed: Vec<TermChange>,
 }
 
 impl Sandbox {

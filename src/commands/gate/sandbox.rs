@@ -8,7 +8,7 @@ use anyhow::{bail, Result};
 use super::{docs, ContextState, NotJudged, Request, Sandbox};
 use crate::cache::Cache;
 use crate::git::{Change, ChangeKind, Repo};
-use crate::judge::{Finding, Status};
+use crate::judge::Finding;
 use crate::measure::{self, Imports, Options};
 use crate::model::{FileOutcome, Language, UnitValue};
 use crate::source::{Entry, FileSource, WorkTree};
@@ -28,7 +28,8 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
         Err(not_judged) => return Ok(not_judged),
     };
     let tree = repo.tree_source(&base)?;
-    let terms = terms::load(&tree, &crate::commands::dir_name(&workdir), &[])?;
+    let repo_name = crate::commands::dir_name(&workdir);
+    let terms = terms::load(&tree, &repo_name, &[])?;
     let mut sandbox = Sandbox {
         base: Some((base.clone(), via)),
         contexts: context_states(&terms),
@@ -46,6 +47,9 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
         return Ok(sandbox);
     };
     sandbox.contracts = super::contracts::check(&tree, &workdir, &changes)?;
+    let branch = WorkTree::new(&workdir);
+    sandbox.terms_changed =
+        super::review::terms_changed(&terms, &tree, &branch, &changes, &repo_name)?;
     if !judged {
         return Ok(sandbox);
     }
@@ -269,8 +273,8 @@ impl<'a> Judging<'a> {
 }
 
 /// Judges a value; a renamed file's units are tolerated by its old path's entries in the
-/// baseline of the context that owned the old path. Only divergences and excesses are
-/// kept.
+/// baseline of the context that owned the old path. Every judged value is kept: the
+/// merge sorts excesses, divergences and what can tighten from the rest.
 pub(super) fn judge_value(
     terms: &Terms,
     owner: &ContextTerms,
@@ -285,9 +289,7 @@ pub(super) fn judge_value(
             .and_then(|c| c.allowance(from, &old_unit, value));
         allowance = allowance.max(old);
     }
-    owner
-        .judge_with(value, allowance)
-        .filter(|f| matches!(f.status, Status::Divergence | Status::Excess))
+    owner.judge_with(value, allowance)
 }
 
 /// The unit's name at the old path: file-level units are named by the file's name.

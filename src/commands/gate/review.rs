@@ -1,0 +1,58 @@
+//! The reviewer's part of a gate run (SPEC §6.1): what the branch did to its own terms,
+//! compared file by file where the change touches them. Not applied: the gate judges by
+//! the base's terms whatever this finds.
+
+use std::collections::BTreeSet;
+
+use anyhow::Result;
+
+use crate::git::{Change, ChangeKind};
+use crate::judge::{self, Finding};
+use crate::source::FileSource;
+use crate::terms::diff::{self, Term, TermChange, TermValue};
+use crate::terms::Terms;
+
+/// The differences between the terms at the base and those `branch` holds, in the files
+/// `changes` name (either side of a rename).
+pub(super) fn terms_changed(
+    terms: &Terms,
+    base_tree: &dyn FileSource,
+    branch: &dyn FileSource,
+    changes: &[Change],
+    repo_name: &str,
+) -> Result<Vec<TermChange>> {
+    let mut changed = BTreeSet::new();
+    for change in changes {
+        changed.insert(change.path.clone());
+        if let ChangeKind::Renamed { from } = &change.kind {
+            changed.insert(from.clone());
+        }
+    }
+    diff::changes(terms, base_tree, branch, &changed, repo_name)
+}
+
+/// True when `baseline refresh` would lower or drop the entry that tolerates `finding`,
+/// and the branch's own baseline (not applied) doesn't already: a refresh committed on
+/// the branch shows under the terms changed, not here again.
+pub(super) fn can_tighten(finding: &Finding, terms_changed: &[TermChange]) -> bool {
+    if !judge::can_tighten(finding) {
+        return false;
+    }
+    let on_branch = terms_changed.iter().find_map(|c| match &c.term {
+        Term::Entry(key)
+            if key.path == finding.path
+                && key.unit == finding.unit
+                && key.metric == finding.metric =>
+        {
+            Some(&c.to)
+        }
+        _ => None,
+    });
+    let done = match on_branch {
+        None => false,
+        Some(None) => true,
+        Some(Some(TermValue::Number(n))) => finding.value > finding.band && *n <= finding.value,
+        Some(Some(_)) => false,
+    };
+    !done
+}

@@ -1,0 +1,141 @@
+//! The reviewer's sections of the gate report (SPEC §6.1): what the branch changed in its
+//! own terms (not applied) and the baseline entries that can tighten, as text lines, JSON
+//! lists and `--pr-summary` Markdown.
+
+use std::fmt::Write as _;
+
+use serde_json::json;
+
+use crate::commands::gate::GateReport;
+use crate::judge::Finding;
+use crate::report::style::{Paint, Role};
+use crate::terms::diff::{Term, TermChange};
+
+const TERMS_HEADING: &str = "terms changed on this branch (not applied):";
+
+/// `can tighten: ...` lines, then the terms changed on the branch.
+pub(crate) fn text(report: &GateReport, paint: Paint, out: &mut String) {
+    for f in &report.tightenable {
+        let _ = writeln!(out, "can tighten: {}", tighten_text(f));
+    }
+    if report.terms_changed.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "{}", paint.paint(Role::Warn, TERMS_HEADING));
+    for change in &report.terms_changed {
+        let verdict = verdict(change);
+        let verdict = if change.loosens {
+            paint.paint(Role::Warn, verdict)
+        } else {
+            verdict.to_string()
+        };
+        let _ = writeln!(
+            out,
+            "  {}{} ({verdict})",
+            prefix(change),
+            change_text(change)
+        );
+    }
+}
+
+/// `src/A.cs A.Run: function_lines 70 (baseline 91)`.
+fn tighten_text(f: &Finding) -> String {
+    let baseline = f.baseline.unwrap_or(f.value);
+    format!(
+        "{} {}: {} {} (baseline {baseline})",
+        f.path, f.unit, f.metric, f.value
+    )
+}
+
+fn verdict(change: &TermChange) -> &'static str {
+    if change.loosens {
+        "loosens"
+    } else {
+        "tightens"
+    }
+}
+
+/// `inventory: principles.md: ` (no context: the file alone).
+fn prefix(change: &TermChange) -> String {
+    match &change.context {
+        Some(context) => format!("{context}: {}: ", change.file),
+        None => format!("{}: ", change.file),
+    }
+}
+
+/// What changed: `function_lines 10 -> 40`, `type_lines added: 300`, `sources removed:
+/// src/legacy`, `context added (owns web)`, `does not read on the branch: ...`.
+fn change_text(change: &TermChange) -> String {
+    let (what, from, to) = (change.term.what(), &change.from, &change.to);
+    let taken = match &change.term {
+        Term::Context { taken_from } | Term::Source { taken_from } if !taken_from.is_empty() => {
+            format!(", taken from {}", taken_from.join(", "))
+        }
+        _ => String::new(),
+    };
+    match (&change.term, from, to) {
+        (Term::Unreadable, _, Some(to)) => format!("does not read on the branch: {to}"),
+        (Term::Context { .. }, None, Some(to)) => format!("context added (owns {to}{taken})"),
+        (Term::Context { .. }, Some(from), None) => format!("context removed (owned {from})"),
+        (_, Some(from), Some(to)) => format!("{what} {from} -> {to}"),
+        (_, None, Some(to)) => format!("{what} added: {to}{taken}"),
+        (_, Some(from), None) => format!("{what} removed: {from}"),
+        (_, None, None) => what,
+    }
+}
+
+/// `terms_changed`: `[{"context", "file", "what", "from", "to", "loosens"}]`.
+pub(crate) fn terms_json(report: &GateReport) -> Vec<serde_json::Value> {
+    let text = |v: &Option<_>| v.as_ref().map(ToString::to_string);
+    let item = |c: &TermChange| {
+        json!({"context": c.context, "file": c.file, "what": c.term.what(),
+               "from": text(&c.from), "to": text(&c.to), "loosens": c.loosens})
+    };
+    report.terms_changed.iter().map(item).collect()
+}
+
+/// `tightenable`: `[{"path", "unit", "metric", "value", "baseline"}]`.
+pub(crate) fn tightenable_json(report: &GateReport) -> Vec<serde_json::Value> {
+    let item = |f: &Finding| {
+        json!({"path": f.path, "unit": f.unit, "metric": f.metric.key(),
+               "value": f.value, "baseline": f.baseline})
+    };
+    report.tightenable.iter().map(item).collect()
+}
+
+/// The `--pr-summary` sections `### Terms changed on this branch` and `### Baseline can
+/// tighten`, each when it has something to say.
+pub(crate) fn pr_summary(report: &GateReport, out: &mut String) {
+    if !report.terms_changed.is_empty() {
+        out.push_str(
+            "\n### Terms changed on this branch\n\n\
+             Not applied: the gate judged this branch by the terms at its base.\n\n",
+        );
+        for change in &report.terms_changed {
+            let file = format!("`{}`", change.file);
+            let context = change.context.as_ref().map(|c| format!("{c}: "));
+            let _ = writeln!(
+                out,
+                "- {}{file}: {} (**{}**)",
+                context.unwrap_or_default(),
+                change_text(change),
+                verdict(change)
+            );
+        }
+    }
+    if !report.tightenable.is_empty() {
+        out.push_str("\n### Baseline can tighten\n\n");
+        for f in &report.tightenable {
+            let baseline = f.baseline.unwrap_or(f.value);
+            let (path, unit, metric, value) = (&f.path, &f.unit, f.metric, f.value);
+            let _ = writeln!(
+                out,
+                "- `{path}` `{unit}`: {metric} {value} (baseline {baseline})"
+            );
+        }
+        out.push_str(
+            "\nRun `structgate baseline refresh` to record the lower values, and commit the \
+             baseline.\n",
+        );
+    }
+}

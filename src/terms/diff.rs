@@ -1,0 +1,326 @@
+//! What a branch did to its own terms (SPEC §6.1): every difference between a context's
+//! terms at the base and on the branch, each marked loosens or tightens by
+//! [`judge::loosens`]. A report for the reviewer only: the gate still judges by the base's
+//! terms, and nothing the branch writes into its terms can make this fail — a file that
+//! doesn't read on the branch is one more difference ([`Term::Unreadable`]).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use anyhow::Result;
+
+use super::{ContextTerms, Terms};
+use crate::baseline::{tsv, Baseline, EntryKey};
+use crate::context::{self, Context};
+use crate::contracts;
+use crate::judge;
+use crate::limits::{self, Limits};
+use crate::model::Metric;
+use crate::source::FileSource;
+
+/// One term of a context (or of a directory contract) that can differ.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Term {
+    /// The context itself, added or removed on the branch; an added one may take over
+    /// directories that these base contexts owned.
+    Context {
+        taken_from: Vec<String>,
+    },
+    /// An owned directory (a `sources` entry joined to the workdir), added or removed;
+    /// an added one may take over directories that these base contexts owned.
+    Source {
+        taken_from: Vec<String>,
+    },
+    /// The limit of a metric.
+    Limit(Metric),
+    Tolerance,
+    /// The baseline file itself, added or removed (without one, a context isn't judged).
+    Baseline,
+    /// One baseline entry.
+    Entry(EntryKey),
+    /// A directory contract's `children.require_contract` (SPEC §9).
+    RequireContract,
+    /// A terms file the branch holds that doesn't read: what it would do can't be told.
+    Unreadable,
+}
+
+impl Term {
+    /// `what` as reports give it: the key, or the entry as `path unit metric`.
+    pub fn what(&self) -> String {
+        match self {
+            Term::Context { .. } => "context".to_string(),
+            Term::Source { .. } => "sources".to_string(),
+            Term::Limit(metric) => metric.key().to_string(),
+            Term::Tolerance => limits::TOLERANCE_KEY.to_string(),
+            Term::Baseline => "baseline".to_string(),
+            Term::Entry(key) => format!("{} {} {}", key.path, key.unit, key.metric),
+            Term::RequireContract => "children.require_contract".to_string(),
+            Term::Unreadable => "unreadable".to_string(),
+        }
+    }
+}
+
+/// A term's value on one side.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TermValue {
+    Number(u64),
+    Flag(bool),
+    Text(String),
+}
+
+impl fmt::Display for TermValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TermValue::Number(n) => write!(f, "{n}"),
+            TermValue::Flag(b) => write!(f, "{b}"),
+            TermValue::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+/// One difference between the base's terms and the branch's.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct TermChange {
+    /// The context's name (at the base, where it exists there); `None` for a contract
+    /// that no context owns, or a new `context.yaml` that doesn't read.
+    pub context: Option<String>,
+    /// The repository-relative file that holds the term.
+    pub file: String,
+    pub term: Term,
+    /// `None` where the base doesn't have it.
+    pub from: Option<TermValue>,
+    /// `None` where the branch doesn't have it.
+    pub to: Option<TermValue>,
+    pub loosens: bool,
+}
+
+/// Compares the terms of `base` (read from `base_tree`) with those `branch` holds, in the
+/// files of `changed` (every path that differs, both sides of a rename). Only reading
+/// the base can fail; whatever the branch holds is a difference, never an error.
+pub fn changes(
+    base: &Terms,
+    base_tree: &dyn FileSource,
+    branch: &dyn FileSource,
+    changed: &BTreeSet<String>,
+    repo_name: &str,
+) -> Result<Vec<TermChange>> {
+    let mut diff = Diff {
+        base,
+        branch,
+        changed,
+        out: Vec::new(),
+    };
+    for terms in &base.contexts {
+        diff.context(terms, repo_name);
+    }
+    diff.new_contexts(repo_name);
+    diff.contracts(base_tree)?;
+    Ok(diff.out)
+}
+
+/// The comparison under way.
+struct Diff<'a> {
+    base: &'a Terms,
+    branch: &'a dyn FileSource,
+    changed: &'a BTreeSet<String>,
+    out: Vec<TermChange>,
+}
+
+impl Diff<'_> {
+    fn push(&mut self, context: Option<&str>, file: &str, term: Term, sides: Sides) {
+        let (from, to) = sides;
+        if from == to {
+            return;
+        }
+        let loosens = judge::loosens(&term, from.as_ref(), to.as_ref());
+        self.out.push(TermChange {
+            context: context.map(str::to_string),
+            file: file.to_string(),
+            term,
+            from,
+            to,
+            loosens,
+        });
+    }
+
+    fn unreadable(&mut self, context: Option<&str>, file: &str, error: impl fmt::Display) {
+        let sides = (None, Some(TermValue::Text(format!("{error:#}"))));
+        self.push(context, file, Term::Unreadable, sides);
+    }
+
+    /// One base context: its `context.yaml`, `principles.md` and baseline, where changed.
+    fn context(&mut self, terms: &ContextTerms, repo_name: &str) {
+        let ctx = &terms.context;
+        let file = ctx.file("context.yaml");
+        if self.changed.contains(&file) {
+            match context::read_one(self.branch, &file, repo_name) {
+                Ok(Some(now)) => self.sources(ctx, &now),
+                Ok(None) => {
+                    let owned = (Some(owned_text(&ctx.owned)), None);
+                    let term = Term::Context { taken_from: vec![] };
+                    return self.push(Some(&ctx.name), &file, term, owned);
+                }
+                Err(e) => self.unreadable(Some(&ctx.name), &file, e),
+            }
+        }
+        let principles = ctx.principles_path();
+        if self.changed.contains(&principles) {
+            match limits::read(self.branch, &principles) {
+                Ok(read) => {
+                    let now = read.map(|r| r.limits).unwrap_or_default();
+                    self.limits(&ctx.name, &principles, &terms.declared, &now);
+                }
+                Err(e) => self.unreadable(Some(&ctx.name), &principles, e),
+            }
+        }
+        if self.changed.contains(&ctx.baseline_path()) {
+            self.baseline(&ctx.name, &ctx.baseline_path(), terms.baseline.as_ref());
+        }
+    }
+
+    /// The owned directories removed and added on the branch.
+    fn sources(&mut self, base: &Context, now: &Context) {
+        let file = base.file("context.yaml");
+        for dir in base.owned.iter().filter(|d| !now.owned.contains(d)) {
+            let sides = (Some(TermValue::Text(shown(dir))), None);
+            let term = Term::Source { taken_from: vec![] };
+            self.push(Some(&base.name), &file, term, sides);
+        }
+        for dir in now.owned.iter().filter(|d| !base.owned.contains(d)) {
+            let taken_from = self.taken_from(std::slice::from_ref(dir), &base.dir);
+            let sides = (None, Some(TermValue::Text(shown(dir))));
+            self.push(Some(&base.name), &file, Term::Source { taken_from }, sides);
+        }
+    }
+
+    /// Every key of principles.md, compared.
+    fn limits(&mut self, context: &str, file: &str, base: &Limits, now: &Limits) {
+        let (base, now) = (limit_terms(base), limit_terms(now));
+        let keys: BTreeSet<&Term> = base.keys().chain(now.keys()).collect();
+        for key in keys {
+            let sides = (base.get(key).cloned(), now.get(key).cloned());
+            self.push(Some(context), file, key.clone(), sides);
+        }
+    }
+
+    /// The baseline file, or its entries one by one when both sides hold one.
+    fn baseline(&mut self, context: &str, file: &str, base: Option<&Baseline>) {
+        let now = match self.branch.read(file) {
+            Ok(Some(bytes)) => match tsv::parse(&bytes, file) {
+                Ok(parsed) => Some(parsed.baseline),
+                Err(e) => return self.unreadable(Some(context), file, e),
+            },
+            Ok(None) => None,
+            Err(e) => return self.unreadable(Some(context), file, e),
+        };
+        let (Some(base), Some(now)) = (base, &now) else {
+            let sides = (base.map(entries_text), now.as_ref().map(entries_text));
+            return self.push(Some(context), file, Term::Baseline, sides);
+        };
+        let keys: BTreeSet<&EntryKey> = base.entries.keys().chain(now.entries.keys()).collect();
+        for key in keys {
+            let value = |b: &Baseline| b.entries.get(key).copied().map(TermValue::Number);
+            let sides = (value(base), value(now));
+            self.push(Some(context), file, Term::Entry(key.clone()), sides);
+        }
+    }
+
+    /// A `context.yaml` the branch adds (or that was no context at the base).
+    fn new_contexts(&mut self, repo_name: &str) {
+        let at_base: BTreeSet<String> = self
+            .base
+            .index
+            .list
+            .iter()
+            .map(|c| c.file("context.yaml"))
+            .collect();
+        let changed = self.changed;
+        let new = changed
+            .iter()
+            .filter(|p| contracts::file_name(p) == "context.yaml" && !at_base.contains(*p));
+        for file in new {
+            match context::read_one(self.branch, file, repo_name) {
+                Ok(Some(now)) => {
+                    let taken_from = self.taken_from(&now.owned, &now.dir);
+                    let sides = (None, Some(owned_text(&now.owned)));
+                    self.push(Some(&now.name), file, Term::Context { taken_from }, sides);
+                }
+                Ok(None) => {}
+                Err(e) => self.unreadable(None, file, e),
+            }
+        }
+    }
+
+    /// The base contexts other than the one in `dir` that own any of `dirs` (the
+    /// longest owned directory holding it wins, SPEC §2).
+    fn taken_from(&self, dirs: &[String], dir: &str) -> Vec<String> {
+        let mut names: Vec<String> = dirs
+            .iter()
+            .filter_map(|d| self.base.index.owner(&format!("{d}/")))
+            .filter(|c| c.dir != dir)
+            .map(|c| c.name.clone())
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// `children.require_contract` of every changed README that is a contract at the
+    /// base. A contract new on the branch is read from the branch by the gate (SPEC §9):
+    /// applied, so not listed here.
+    fn contracts(&mut self, base_tree: &dyn FileSource) -> Result<()> {
+        let changed = self.changed;
+        for path in changed
+            .iter()
+            .filter(|p| contracts::is_readme(contracts::file_name(p)))
+        {
+            let Some(bytes) = base_tree.read(path)? else {
+                continue;
+            };
+            let Some(before) = contracts::declared_require(&bytes) else {
+                continue;
+            };
+            let now = match self.branch.read(path) {
+                Ok(Some(bytes)) => contracts::declared_require(&bytes).flatten(),
+                _ => None,
+            };
+            let owner = self.base.index.owner(path).map(|c| c.name.clone());
+            let sides = (before.map(TermValue::Flag), now.map(TermValue::Flag));
+            self.push(owner.as_deref(), path, Term::RequireContract, sides);
+        }
+        Ok(())
+    }
+}
+
+type Sides = (Option<TermValue>, Option<TermValue>);
+
+/// Every key of a principles.md with its value, where it has one. A key SPEC adds
+/// (`pinned`, a tier's values) is one more line here, and its rule one arm of
+/// [`judge::loosens`].
+fn limit_terms(limits: &Limits) -> BTreeMap<Term, TermValue> {
+    let mut terms: BTreeMap<Term, TermValue> = Metric::ALL
+        .into_iter()
+        .filter_map(|m| Some((Term::Limit(m), TermValue::Number(limits.limit(m)?))))
+        .collect();
+    terms.insert(Term::Tolerance, TermValue::Number(limits.tolerance_percent));
+    terms
+}
+
+/// `3 entries` of a baseline.
+fn entries_text(baseline: &Baseline) -> TermValue {
+    let n = baseline.entries.len();
+    TermValue::Text(format!("{n} {}", if n == 1 { "entry" } else { "entries" }))
+}
+
+/// Owned directories as reports show them: `src, tests` (`.` for the root).
+fn owned_text(owned: &[String]) -> TermValue {
+    let dirs: Vec<String> = owned.iter().map(|d| shown(d)).collect();
+    TermValue::Text(dirs.join(", "))
+}
+
+fn shown(dir: &str) -> String {
+    if dir.is_empty() { "." } else { dir }.to_string()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,121 @@
+//! Tests of the terms comparison: which files it reads, and what a difference is.
+
+use super::*;
+use crate::source::MemorySource;
+
+const CONTEXT: &str = "meta:\n  name: inventory\nsources:\n  - src\n";
+
+fn principles(yaml: &str) -> String {
+    format!("## Limits\n\n```yaml\n{yaml}```\n")
+}
+
+fn base() -> MemorySource {
+    MemorySource::default()
+        .with("context.yaml", CONTEXT)
+        .with(
+            "principles.md",
+            &principles("function_lines: 10\ntolerance_percent: 20\n"),
+        )
+        .with("docs/README.md", "---\nschema: context/v1\n---\n")
+}
+
+/// The changes from `base()` to `branch`, in the files `changed`, as text lines.
+fn lines(branch: &MemorySource, changed: &[&str]) -> Vec<String> {
+    let base_tree = base();
+    let terms = crate::terms::load(&base_tree, "shop", &[]).expect("base terms");
+    let changed: BTreeSet<String> = changed.iter().map(|p| p.to_string()).collect();
+    let found = changes(&terms, &base_tree, branch, &changed, "shop").expect("changes");
+    found
+        .iter()
+        .map(|c| {
+            let side =
+                |v: &Option<TermValue>| v.as_ref().map_or("-".to_string(), |v| v.to_string());
+            let what = c.term.what();
+            let (from, to, loosens) = (side(&c.from), side(&c.to), c.loosens);
+            format!("{} {what} {from} {to} {loosens}", c.file)
+        })
+        .collect()
+}
+
+#[test]
+fn only_files_the_change_names_are_compared() {
+    let branch = base().with("principles.md", &principles("function_lines: 99\n"));
+    assert_eq!(lines(&branch, &[]), Vec::<String>::new());
+    assert_eq!(
+        lines(&branch, &["principles.md"]),
+        [
+            "principles.md function_lines 10 99 true",
+            "principles.md tolerance_percent 20 0 false"
+        ]
+    );
+}
+
+#[test]
+fn a_deleted_principles_md_removes_every_limit() {
+    let mut branch = base();
+    branch.files.remove("principles.md");
+    assert_eq!(
+        lines(&branch, &["principles.md"]),
+        [
+            "principles.md function_lines 10 - true",
+            "principles.md tolerance_percent 20 0 false"
+        ]
+    );
+}
+
+#[test]
+fn a_changed_file_with_the_same_terms_is_no_difference() {
+    let branch = base()
+        .with(
+            "context.yaml",
+            "# reordered\nsources: [src]\nmeta: {name: inventory}\n",
+        )
+        .with(
+            "principles.md",
+            &principles("tolerance_percent: 20\nfunction_lines: 10\n"),
+        )
+        .with(
+            "docs/README.md",
+            "---\nschema: context/v1\ntitle: Docs\n---\n",
+        );
+    let changed = ["context.yaml", "principles.md", "docs/README.md"];
+    assert_eq!(lines(&branch, &changed), Vec::<String>::new());
+}
+
+#[test]
+fn a_readme_that_becomes_a_contract_on_the_branch_is_not_listed() {
+    let base_only = base().with("notes/README.md", "# Notes\n");
+    let branch = base_only.clone().with(
+        "notes/README.md",
+        "---\nschema: context/v1\nchildren:\n  require_contract: false\n---\n",
+    );
+    let terms = crate::terms::load(&base_only, "shop", &[]).expect("base terms");
+    let changed: BTreeSet<String> = ["notes/README.md".to_string()].into();
+    let found = changes(&terms, &base_only, &branch, &changed, "shop").expect("changes");
+    assert_eq!(found, Vec::new());
+}
+
+#[test]
+fn a_context_yaml_that_vanishes_takes_its_other_files_with_it() {
+    let mut branch = base();
+    branch.files.remove("context.yaml");
+    branch.files.remove("principles.md");
+    assert_eq!(
+        lines(&branch, &["context.yaml", "principles.md"]),
+        ["context.yaml context src - true"]
+    );
+}
+
+#[test]
+fn a_new_context_that_owns_an_old_ones_directory_takes_it() {
+    let branch = base().with("src/api/context.yaml", "meta:\n  workdir: src/api\n");
+    assert_eq!(
+        lines(&branch, &["src/api/context.yaml"]),
+        ["src/api/context.yaml context - src/api true"]
+    );
+    let branch = base().with("tools/context.yaml", "meta:\n  workdir: tools\n");
+    assert_eq!(
+        lines(&branch, &["tools/context.yaml"]),
+        ["tools/context.yaml context - tools false"]
+    );
+}

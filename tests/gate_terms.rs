@@ -1,0 +1,519 @@
+//! What the gate shows a reviewer besides its verdict (SPEC §6.1): every change a branch
+//! made to its own terms, marked loosens or tightens and never applied, and the baseline
+//! entries that can tighten — in text, JSON and `--pr-summary`.
+
+mod common;
+
+use common::{after_base, cs_class, principles, Scenario};
+
+/// The gate's text output after its `base` line, as owned strings.
+fn text(s: &Scenario) -> (i32, Vec<String>) {
+    let run = s.gate(&[]);
+    let lines = after_base(&run.stdout)
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+    (run.code, lines)
+}
+
+/// `terms_changed` of the gate's JSON.
+fn terms_json(s: &Scenario) -> serde_json::Value {
+    let run = s.gate(&["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    v["terms_changed"].clone()
+}
+
+/// The `--pr-summary` Markdown of a gate run (written inside `.git`, where it changes
+/// nothing the gate lists).
+fn pr_summary(s: &Scenario) -> String {
+    let path = s.abs(".git/summary.md");
+    let run = s.gate(&["--pr-summary", path.to_str().expect("UTF-8")]);
+    assert!(run.code == 0 || run.code == 1, "{run:?}");
+    std::fs::read_to_string(path).expect("summary")
+}
+
+fn change(
+    context: Option<&str>,
+    file: &str,
+    what: &str,
+    from: Option<&str>,
+    to: Option<&str>,
+    loosens: bool,
+) -> serde_json::Value {
+    serde_json::json!({"context": context, "file": file, "what": what, "from": from, "to": to,
+                       "loosens": loosens})
+}
+
+#[test]
+fn limits_raised_lowered_added_and_removed_and_the_tolerance() {
+    let s = Scenario::inventory(
+        "function_lines: 10\ntype_lines: 100\nfile_lines: 500\ntolerance_percent: 20\n",
+    );
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
+    s.cut_feature();
+    s.write(
+        "principles.md",
+        &principles(
+            "function_lines: 40\ntype_lines: 50\ntypes_per_file: 3\ntolerance_percent: 30\n",
+        ),
+    );
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]));
+    let (code, lines) = text(&s);
+    assert_eq!(code, 1, "judged by the base's terms: {lines:?}");
+    assert_eq!(
+        lines,
+        [
+            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
+            "src/Small.cs Small.Run: function_lines 13 > 10 (band 12)",
+            "terms changed on this branch (not applied):",
+            "  inventory: principles.md: file_lines removed: 500 (loosens)",
+            "  inventory: principles.md: function_lines 10 -> 40 (loosens)",
+            "  inventory: principles.md: type_lines 100 -> 50 (tightens)",
+            "  inventory: principles.md: types_per_file added: 3 (tightens)",
+            "  inventory: principles.md: tolerance_percent 20 -> 30 (loosens)",
+        ]
+    );
+    let p = Some("inventory");
+    assert_eq!(
+        terms_json(&s),
+        serde_json::json!([
+            change(p, "principles.md", "file_lines", Some("500"), None, true),
+            change(
+                p,
+                "principles.md",
+                "function_lines",
+                Some("10"),
+                Some("40"),
+                true
+            ),
+            change(
+                p,
+                "principles.md",
+                "type_lines",
+                Some("100"),
+                Some("50"),
+                false
+            ),
+            change(p, "principles.md", "types_per_file", None, Some("3"), false),
+            change(
+                p,
+                "principles.md",
+                "tolerance_percent",
+                Some("20"),
+                Some("30"),
+                true
+            ),
+        ])
+    );
+    assert_eq!(
+        pr_summary(&s),
+        "### Structure within tolerance\n\nNone.\n\n\
+         ### Structure past the band\n\n\
+         - `src/Small.cs` `Small.Run`: function_lines 13 > 10 (band 12)\n\n\
+         ### Terms changed on this branch\n\n\
+         Not applied: the gate judged this branch by the terms at its base.\n\n\
+         - inventory: `principles.md`: file_lines removed: 500 (**loosens**)\n\
+         - inventory: `principles.md`: function_lines 10 -> 40 (**loosens**)\n\
+         - inventory: `principles.md`: type_lines 100 -> 50 (**tightens**)\n\
+         - inventory: `principles.md`: types_per_file added: 3 (**tightens**)\n\
+         - inventory: `principles.md`: tolerance_percent 20 -> 30 (**loosens**)\n"
+    );
+}
+
+#[test]
+fn a_lowered_tolerance_and_an_edit_that_changes_no_term() {
+    let s = Scenario::feature_of_inventory();
+    s.write(
+        "principles.md",
+        "# Principles\n\nReworded.\n\n## Limits\n\n```yaml\n# the same terms\ntolerance_percent: 20\nfunction_lines: 10\n```\n",
+    );
+    assert_eq!(
+        text(&s).1,
+        ["structure judged 0 file(s) in 1 context(s), within their Limits"]
+    );
+    s.write(
+        "principles.md",
+        &principles("function_lines: 10\ntolerance_percent: 5\n"),
+    );
+    assert_eq!(
+        text(&s).1,
+        [
+            "structure judged 0 file(s) in 1 context(s), within their Limits",
+            "terms changed on this branch (not applied):",
+            "  inventory: principles.md: tolerance_percent 20 -> 5 (tightens)",
+        ]
+    );
+}
+
+#[test]
+fn sources_added_and_removed_and_one_taken_from_another_context() {
+    let s = Scenario::inventory("function_lines: 10\n");
+    s.write(
+        "context.yaml",
+        "meta:\n  name: inventory\nsources:\n  - src\n  - lib\n",
+    );
+    s.write("web/context.yaml", "meta:\n  name: web\n  workdir: web\n");
+    s.write("web/principles.md", &principles("function_lines: 30\n"));
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
+    s.cut_feature();
+    s.write(
+        "context.yaml",
+        "meta:\n  name: inventory\nsources:\n  - src\n  - tools\n  - web/legacy\n",
+    );
+    assert_eq!(
+        text(&s),
+        (
+            0,
+            vec![
+                "structure judged 0 file(s) in 2 context(s), within their Limits".to_string(),
+                "terms changed on this branch (not applied):".to_string(),
+                "  inventory: context.yaml: sources removed: lib (loosens)".to_string(),
+                "  inventory: context.yaml: sources added: tools (tightens)".to_string(),
+                "  inventory: context.yaml: sources added: web/legacy, taken from web (loosens)"
+                    .to_string(),
+            ]
+        )
+    );
+    let p = Some("inventory");
+    assert_eq!(
+        terms_json(&s),
+        serde_json::json!([
+            change(p, "context.yaml", "sources", Some("lib"), None, true),
+            change(p, "context.yaml", "sources", None, Some("tools"), false),
+            change(p, "context.yaml", "sources", None, Some("web/legacy"), true),
+        ])
+    );
+    assert!(pr_summary(&s).ends_with(
+        "- inventory: `context.yaml`: sources removed: lib (**loosens**)\n\
+         - inventory: `context.yaml`: sources added: tools (**tightens**)\n\
+         - inventory: `context.yaml`: sources added: web/legacy, taken from web (**loosens**)\n"
+    ));
+}
+
+#[test]
+fn baseline_entries_added_raised_lowered_and_removed() {
+    let s = Scenario::inventory("function_lines: 10\n");
+    s.write(
+        "src/Big.cs",
+        &cs_class("Big", &[("Old", 20), ("Mid", 25), ("Gone", 30)]),
+    );
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
+    s.cut_feature();
+    let header = s.read("structure-baseline.tsv");
+    let header: String = header.lines().take(3).map(|l| format!("{l}\n")).collect();
+    s.write(
+        "structure-baseline.tsv",
+        &format!(
+            "{header}src/Big.cs\tBig.Mid\tfunction_lines\t15\n\
+             src/Big.cs\tBig.Old\tfunction_lines\t35\n\
+             src/Small.cs\tSmall.Run\tfunction_lines\t40\n"
+        ),
+    );
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 40)]));
+    let (code, lines) = text(&s);
+    assert_eq!(code, 1, "the branch's own entry is not applied: {lines:?}");
+    assert_eq!(
+        lines,
+        [
+            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
+            "src/Small.cs Small.Run: function_lines 40 > 10 (band 10)",
+            "terms changed on this branch (not applied):",
+            "  inventory: structure-baseline.tsv: src/Big.cs Big.Gone function_lines removed: 30 (tightens)",
+            "  inventory: structure-baseline.tsv: src/Big.cs Big.Mid function_lines 25 -> 15 (tightens)",
+            "  inventory: structure-baseline.tsv: src/Big.cs Big.Old function_lines 20 -> 35 (loosens)",
+            "  inventory: structure-baseline.tsv: src/Small.cs Small.Run function_lines added: 40 (loosens)",
+        ]
+    );
+    let (p, f) = (Some("inventory"), "structure-baseline.tsv");
+    assert_eq!(
+        terms_json(&s),
+        serde_json::json!([
+            change(
+                p,
+                f,
+                "src/Big.cs Big.Gone function_lines",
+                Some("30"),
+                None,
+                false
+            ),
+            change(
+                p,
+                f,
+                "src/Big.cs Big.Mid function_lines",
+                Some("25"),
+                Some("15"),
+                false
+            ),
+            change(
+                p,
+                f,
+                "src/Big.cs Big.Old function_lines",
+                Some("20"),
+                Some("35"),
+                true
+            ),
+            change(
+                p,
+                f,
+                "src/Small.cs Small.Run function_lines",
+                None,
+                Some("40"),
+                true
+            ),
+        ])
+    );
+    assert!(pr_summary(&s).ends_with(
+        "- inventory: `structure-baseline.tsv`: src/Big.cs Big.Gone function_lines removed: 30 (**tightens**)\n\
+         - inventory: `structure-baseline.tsv`: src/Big.cs Big.Mid function_lines 25 -> 15 (**tightens**)\n\
+         - inventory: `structure-baseline.tsv`: src/Big.cs Big.Old function_lines 20 -> 35 (**loosens**)\n\
+         - inventory: `structure-baseline.tsv`: src/Small.cs Small.Run function_lines added: 40 (**loosens**)\n"
+    ));
+}
+
+#[test]
+fn contexts_added_and_removed_and_a_baseline_removed() {
+    let s = Scenario::feature_of_inventory();
+    s.git_ok(&["checkout", "-q", "main"]);
+    s.write("web/context.yaml", "meta:\n  name: web\n  workdir: web\n");
+    s.write("web/principles.md", &principles("function_lines: 30\n"));
+    s.commit("web");
+    s.git_ok(&["checkout", "-q", "feature"]);
+    s.git_ok(&["merge", "-q", "main"]);
+    s.remove("web/context.yaml");
+    s.remove("web/principles.md");
+    s.remove("structure-baseline.tsv");
+    s.write(
+        "src/legacy/context.yaml",
+        "meta:\n  name: legacy\n  workdir: src/legacy\n",
+    );
+    s.write(
+        "tools/context.yaml",
+        "meta:\n  name: tools\n  workdir: tools\n",
+    );
+    assert_eq!(
+        text(&s).1,
+        [
+            "structure judged 0 file(s) in 1 context(s), within their Limits",
+            "structure not judged in web (no baseline at the merge-base); judged: inventory",
+            "terms changed on this branch (not applied):",
+            "  inventory: structure-baseline.tsv: baseline removed: 1 entry (loosens)",
+            "  web: web/context.yaml: context removed (owned web) (loosens)",
+            "  legacy: src/legacy/context.yaml: context added (owns src/legacy, taken from inventory) (loosens)",
+            "  tools: tools/context.yaml: context added (owns tools) (tightens)",
+        ]
+    );
+    assert_eq!(
+        terms_json(&s),
+        serde_json::json!([
+            change(
+                Some("inventory"),
+                "structure-baseline.tsv",
+                "baseline",
+                Some("1 entry"),
+                None,
+                true
+            ),
+            change(
+                Some("web"),
+                "web/context.yaml",
+                "context",
+                Some("web"),
+                None,
+                true
+            ),
+            change(
+                Some("legacy"),
+                "src/legacy/context.yaml",
+                "context",
+                None,
+                Some("src/legacy"),
+                true
+            ),
+            change(
+                Some("tools"),
+                "tools/context.yaml",
+                "context",
+                None,
+                Some("tools"),
+                false
+            ),
+        ])
+    );
+}
+
+fn contract(require: Option<bool>) -> String {
+    let children = require.map_or(String::new(), |r| {
+        format!("children:\n  require_contract: {r}\n")
+    });
+    format!("---\nschema: context/v1\ntitle: T\n{children}---\n# T\n")
+}
+
+#[test]
+fn a_contracts_require_contract_changed() {
+    let s = Scenario::feature_of_inventory();
+    s.git_ok(&["checkout", "-q", "main"]);
+    s.write("docs/README.md", &contract(Some(true)));
+    s.write("guides/README.md", &contract(Some(false)));
+    s.write("notes/README.md", &contract(Some(true)));
+    s.write("plain/README.md", "# Not a contract\n");
+    s.commit("contracts");
+    s.git_ok(&["checkout", "-q", "feature"]);
+    s.git_ok(&["merge", "-q", "main"]);
+    s.write("docs/README.md", &contract(Some(false)));
+    s.write("guides/README.md", &contract(Some(true)));
+    s.write("notes/README.md", &contract(None));
+    s.write("plain/README.md", &contract(Some(false)));
+    assert_eq!(
+        text(&s).1,
+        [
+            "structure judged 0 file(s) in 1 context(s), within their Limits",
+            "contracts checked 4 directory(ies) in managed trees: 0 finding(s)",
+            "terms changed on this branch (not applied):",
+            "  docs/README.md: children.require_contract true -> false (loosens)",
+            "  guides/README.md: children.require_contract false -> true (tightens)",
+            "  notes/README.md: children.require_contract removed: true (loosens)",
+        ]
+    );
+    assert_eq!(
+        terms_json(&s),
+        serde_json::json!([
+            change(
+                None,
+                "docs/README.md",
+                "children.require_contract",
+                Some("true"),
+                Some("false"),
+                true
+            ),
+            change(
+                None,
+                "guides/README.md",
+                "children.require_contract",
+                Some("false"),
+                Some("true"),
+                false
+            ),
+            change(
+                None,
+                "notes/README.md",
+                "children.require_contract",
+                Some("true"),
+                None,
+                true
+            ),
+        ])
+    );
+    assert!(pr_summary(&s).ends_with(
+        "- `docs/README.md`: children.require_contract true -> false (**loosens**)\n\
+         - `guides/README.md`: children.require_contract false -> true (**tightens**)\n\
+         - `notes/README.md`: children.require_contract removed: true (**loosens**)\n"
+    ));
+}
+
+#[test]
+fn broken_terms_on_the_branch_are_listed_and_the_base_still_judges() {
+    let s = Scenario::feature_of_inventory();
+    s.write("principles.md", &principles("function_lines: -3\n"));
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]));
+    let (code, lines) = text(&s);
+    assert_eq!(code, 1, "{lines:?}");
+    assert_eq!(
+        lines,
+        [
+            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
+            "src/Small.cs Small.Run: function_lines 13 > 10 (band 12)",
+            "terms changed on this branch (not applied):",
+            "  inventory: principles.md: does not read on the branch: principles.md:6: function_lines: -3 is not a positive whole number (loosens)",
+        ]
+    );
+    s.write(
+        "principles.md",
+        &principles("function_lines: 10\ntolerance_percent: 20\n"),
+    );
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
+    s.write(
+        "context.yaml",
+        "meta:\n  name: inventory\nsources:\n  - ../outside\n",
+    );
+    s.write(
+        "structure-baseline.tsv",
+        "src/Big.cs\tBig.Old\tfunction_lines\tmany\n",
+    );
+    s.write("new/context.yaml", "sources: [unclosed\n");
+    let run = s.gate(&["--format", "json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(v["status"], "passed");
+    let p = Some("inventory");
+    assert_eq!(
+        v["terms_changed"],
+        serde_json::json!([
+            change(p, "context.yaml", "unreadable", None,
+                   Some("context.yaml:4: sources entry \"../outside\" leaves the repository (resolved from \".\")"), true),
+            change(p, "structure-baseline.tsv", "unreadable", None,
+                   Some("structure-baseline.tsv:1: value \"many\" is not a positive whole number"), true),
+            change(None, "new/context.yaml", "unreadable", None,
+                   Some("new/context.yaml:2: did not find expected ',' or ']', while parsing a flow sequence"), true),
+        ])
+    );
+}
+
+#[test]
+fn a_baseline_that_can_tighten_below_its_entry_or_back_within_the_band() {
+    let s = Scenario::inventory(common::BAND_12);
+    s.write(
+        "src/Big.cs",
+        &cs_class("Big", &[("Old", 20), ("Other", 25), ("Same", 30)]),
+    );
+    s.cut_feature();
+    s.write(
+        "src/Big.cs",
+        &cs_class("Big", &[("Old", 15), ("Other", 11), ("Same", 30)]),
+    );
+    let (code, lines) = text(&s);
+    assert_eq!(code, 0, "{lines:?}");
+    assert_eq!(
+        lines,
+        [
+            "structure judged 1 file(s) in 1 context(s), within their Limits",
+            "Structure within tolerance:",
+            "  src/Big.cs Big.Other: function_lines 11 > 10 (band 12, baseline 25)",
+            "can tighten: src/Big.cs Big.Old: function_lines 15 (baseline 20)",
+            "can tighten: src/Big.cs Big.Other: function_lines 11 (baseline 25)",
+        ]
+    );
+    let run = s.gate(&["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(
+        v["tightenable"],
+        serde_json::json!([
+            {"path": "src/Big.cs", "unit": "Big.Old", "metric": "function_lines",
+             "value": 15, "baseline": 20},
+            {"path": "src/Big.cs", "unit": "Big.Other", "metric": "function_lines",
+             "value": 11, "baseline": 25},
+        ])
+    );
+    assert_eq!(
+        pr_summary(&s),
+        "### Structure within tolerance\n\n\
+         - `src/Big.cs` `Big.Other`: function_lines 11 > 10 (band 12, baseline 25)\n\n\
+         ### Baseline can tighten\n\n\
+         - `src/Big.cs` `Big.Old`: function_lines 15 (baseline 20)\n\
+         - `src/Big.cs` `Big.Other`: function_lines 11 (baseline 25)\n\n\
+         Run `structgate baseline refresh` to record the lower values, and commit the baseline.\n"
+    );
+    // The branch commits the refresh: the lower entries show as terms it changed (the
+    // gate still judges by the base's baseline), and no longer as entries that can tighten.
+    assert_eq!(s.run(&["baseline", "refresh"]).code, 0);
+    assert_eq!(
+        text(&s).1,
+        [
+            "structure judged 1 file(s) in 1 context(s), within their Limits",
+            "Structure within tolerance:",
+            "  src/Big.cs Big.Other: function_lines 11 > 10 (band 12, baseline 25)",
+            "terms changed on this branch (not applied):",
+            "  inventory: structure-baseline.tsv: src/Big.cs Big.Old function_lines 20 -> 15 (tightens)",
+            "  inventory: structure-baseline.tsv: src/Big.cs Big.Other function_lines removed: 25 (tightens)",
+        ]
+    );
+}
