@@ -517,3 +517,27 @@ fn a_baseline_that_can_tighten_below_its_entry_or_back_within_the_band() {
         ]
     );
 }
+
+#[test]
+fn a_terms_file_past_max_file_size_is_not_read_on_the_branch() {
+    let s = Scenario::feature_of_inventory();
+    let padding = format!("<!-- {} -->\n", "x".repeat(300));
+    s.write(
+        "principles.md",
+        &format!("{padding}{}", principles("function_lines: 99\n")),
+    );
+    let run = s.gate(&["--max-file-size", "200"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let size = s.read("principles.md").len();
+    assert_eq!(
+        after_base(&run.stdout),
+        [
+            "structure judged 0 file(s) in 1 context(s), within their Limits",
+            "terms changed on this branch (not applied):",
+            &format!(
+                "  inventory: principles.md: does not read on the branch: principles.md: {size} bytes, \
+                 larger than --max-file-size (200) (loosens)"
+            ),
+        ]
+    );
+}

@@ -16,7 +16,7 @@ use crate::contracts;
 use crate::judge;
 use crate::limits::{self, Limits};
 use crate::model::Metric;
-use crate::source::FileSource;
+use crate::source::{Entry, FileSource};
 
 /// One term of a context (or of a directory contract) that can differ.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -94,19 +94,27 @@ pub struct TermChange {
     pub loosens: bool,
 }
 
+/// The branch's side of a comparison: its files, and the size past which one is not read
+/// (`--max-file-size`, as for the files the gate measures).
+pub struct Branch<'a> {
+    pub source: &'a dyn FileSource,
+    pub max_bytes: u64,
+}
+
 /// Compares the terms of `base` (read from `base_tree`) with those `branch` holds, in the
 /// files of `changed` (every path that differs, both sides of a rename). Only reading
 /// the base can fail; whatever the branch holds is a difference, never an error.
 pub fn changes(
     base: &Terms,
     base_tree: &dyn FileSource,
-    branch: &dyn FileSource,
+    branch: &Branch,
     changed: &BTreeSet<String>,
     repo_name: &str,
 ) -> Result<Vec<TermChange>> {
     let mut diff = Diff {
         base,
-        branch,
+        branch: branch.source,
+        max_bytes: branch.max_bytes,
         changed,
         out: Vec::new(),
     };
@@ -122,6 +130,7 @@ pub fn changes(
 struct Diff<'a> {
     base: &'a Terms,
     branch: &'a dyn FileSource,
+    max_bytes: u64,
     changed: &'a BTreeSet<String>,
     out: Vec<TermChange>,
 }
@@ -148,11 +157,32 @@ impl Diff<'_> {
         self.push(context, file, Term::Unreadable, sides);
     }
 
+    /// True when the branch's file at `file` changed and can be read: not larger than
+    /// `--max-file-size` (else it is noted as unreadable).
+    fn readable(&mut self, context: Option<&str>, file: &str) -> bool {
+        if !self.changed.contains(file) {
+            return false;
+        }
+        match self.branch.entry(file) {
+            Ok(Entry::File { len }) if len > self.max_bytes => {
+                let max = self.max_bytes;
+                let why = format!("{file}: {len} bytes, larger than --max-file-size ({max})");
+                self.unreadable(context, file, why);
+                false
+            }
+            Ok(_) => true,
+            Err(e) => {
+                self.unreadable(context, file, e);
+                false
+            }
+        }
+    }
+
     /// One base context: its `context.yaml`, `principles.md` and baseline, where changed.
     fn context(&mut self, terms: &ContextTerms, repo_name: &str) {
         let ctx = &terms.context;
         let file = ctx.file("context.yaml");
-        if self.changed.contains(&file) {
+        if self.readable(Some(&ctx.name), &file) {
             match context::read_one(self.branch, &file, repo_name) {
                 Ok(Some(now)) => self.sources(ctx, &now),
                 Ok(None) => {
@@ -164,7 +194,7 @@ impl Diff<'_> {
             }
         }
         let principles = ctx.principles_path();
-        if self.changed.contains(&principles) {
+        if self.readable(Some(&ctx.name), &principles) {
             match limits::read(self.branch, &principles) {
                 Ok(read) => {
                     let now = read.map(|r| r.limits).unwrap_or_default();
@@ -173,7 +203,7 @@ impl Diff<'_> {
                 Err(e) => self.unreadable(Some(&ctx.name), &principles, e),
             }
         }
-        if self.changed.contains(&ctx.baseline_path()) {
+        if self.readable(Some(&ctx.name), &ctx.baseline_path()) {
             self.baseline(&ctx.name, &ctx.baseline_path(), terms.baseline.as_ref());
         }
     }
@@ -239,6 +269,9 @@ impl Diff<'_> {
             .iter()
             .filter(|p| contracts::file_name(p) == "context.yaml" && !at_base.contains(*p));
         for file in new {
+            if !self.readable(None, file) {
+                continue;
+            }
             match context::read_one(self.branch, file, repo_name) {
                 Ok(Some(now)) => {
                     let taken_from = self.taken_from(&now.owned, &now.dir);
@@ -280,11 +313,14 @@ impl Diff<'_> {
             let Some(before) = contracts::declared_require(&bytes) else {
                 continue;
             };
+            let owner = self.base.index.owner(path).map(|c| c.name.clone());
+            if !self.readable(owner.as_deref(), path) {
+                continue;
+            }
             let now = match self.branch.read(path) {
                 Ok(Some(bytes)) => contracts::declared_require(&bytes).flatten(),
                 _ => None,
             };
-            let owner = self.base.index.owner(path).map(|c| c.name.clone());
             let sides = (before.map(TermValue::Flag), now.map(TermValue::Flag));
             self.push(owner.as_deref(), path, Term::RequireContract, sides);
         }

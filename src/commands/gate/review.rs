@@ -9,7 +9,7 @@ use anyhow::Result;
 use crate::git::{Change, ChangeKind};
 use crate::judge::{self, Finding};
 use crate::source::FileSource;
-use crate::terms::diff::{self, Term, TermChange, TermValue};
+use crate::terms::diff::{self, Branch, Term, TermChange, TermValue};
 use crate::terms::Terms;
 
 /// The differences between the terms at the base and those `branch` holds, in the files
@@ -17,7 +17,7 @@ use crate::terms::Terms;
 pub(super) fn terms_changed(
     terms: &Terms,
     base_tree: &dyn FileSource,
-    branch: &dyn FileSource,
+    branch: &Branch,
     changes: &[Change],
     repo_name: &str,
 ) -> Result<Vec<TermChange>> {

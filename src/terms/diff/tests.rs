@@ -24,7 +24,11 @@ fn lines(branch: &MemorySource, changed: &[&str]) -> Vec<String> {
     let base_tree = base();
     let terms = crate::terms::load(&base_tree, "shop", &[]).expect("base terms");
     let changed: BTreeSet<String> = changed.iter().map(|p| p.to_string()).collect();
-    let found = changes(&terms, &base_tree, branch, &changed, "shop").expect("changes");
+    let branch = Branch {
+        source: branch,
+        max_bytes: 4 << 20,
+    };
+    let found = changes(&terms, &base_tree, &branch, &changed, "shop").expect("changes");
     found
         .iter()
         .map(|c| {
@@ -91,6 +95,10 @@ fn a_readme_that_becomes_a_contract_on_the_branch_is_not_listed() {
     );
     let terms = crate::terms::load(&base_only, "shop", &[]).expect("base terms");
     let changed: BTreeSet<String> = ["notes/README.md".to_string()].into();
+    let branch = Branch {
+        source: &branch,
+        max_bytes: 4 << 20,
+    };
     let found = changes(&terms, &base_only, &branch, &changed, "shop").expect("changes");
     assert_eq!(found, Vec::new());
 }
