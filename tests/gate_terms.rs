@@ -541,3 +541,37 @@ fn a_terms_file_past_max_file_size_is_not_read_on_the_branch() {
         ]
     );
 }
+
+#[test]
+fn a_git_mv_and_a_refresh_that_moves_its_entries_loosen_nothing() {
+    let s = Scenario::feature_of_inventory();
+    s.git_ok(&["mv", "src/Big.cs", "src/Moved.cs"]);
+    s.commit("move");
+    assert_eq!(s.run(&["baseline", "refresh"]).code, 0);
+    assert!(s
+        .read("structure-baseline.tsv")
+        .ends_with("src/Moved.cs\tBig.Old\tfunction_lines\t20\n"));
+    let (code, lines) = text(&s);
+    assert_eq!(code, 0, "{lines:?}");
+    assert_eq!(
+        lines,
+        [
+            "structure judged 1 file(s) in 1 context(s), within their Limits",
+            "terms changed on this branch (not applied):",
+            "  inventory: structure-baseline.tsv: src/Big.cs Big.Old function_lines removed: 20 (tightens)",
+            "renamed src/Big.cs -> src/Moved.cs: judged at the new path, with the baseline entries of src/Big.cs",
+        ]
+    );
+    // A moved entry raised on the way is a raise over the old path's entry.
+    s.write(
+        "structure-baseline.tsv",
+        &s.read("structure-baseline.tsv").replace("\t20\n", "\t26\n"),
+    );
+    assert_eq!(
+        text(&s).1[2..4],
+        [
+            "  inventory: structure-baseline.tsv: src/Big.cs Big.Old function_lines removed: 20 (tightens)",
+            "  inventory: structure-baseline.tsv: src/Moved.cs Big.Old function_lines 20 -> 26 (loosens)",
+        ]
+    );
+}

@@ -12,7 +12,7 @@ pub mod merge;
 mod rules;
 pub mod tsv;
 
-pub use rules::{init, refresh, Changes};
+pub use rules::{init, refresh, renamed, Changes};
 
 /// The key of a baseline entry.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -212,7 +212,7 @@ fn move_renamed(
 
 /// `key` at the path `to`; a file-level unit (named by its file's name) takes the new
 /// file's name.
-fn renamed(key: &EntryKey, to: &str) -> EntryKey {
+pub fn renamed(key: &EntryKey, to: &str) -> EntryKey {
     let file_level = !matches!(key.metric, Metric::FunctionLines | Metric::TypeLines);
     let unit = if file_level && key.unit == file_name(&key.path) {
         file_name(to).to_string()

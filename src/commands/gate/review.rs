@@ -2,7 +2,7 @@
 //! compared file by file where the change touches them. Not applied: the gate judges by
 //! the base's terms whatever this finds.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::Result;
 
@@ -12,23 +12,30 @@ use crate::source::FileSource;
 use crate::terms::diff::{self, Branch, Term, TermChange, TermValue};
 use crate::terms::Terms;
 
-/// The differences between the terms at the base and those `branch` holds, in the files
-/// `changes` name (either side of a rename).
+/// The differences between the terms at the base and those the branch's `source` holds,
+/// in the files `changes` name (either side of a rename).
 pub(super) fn terms_changed(
     terms: &Terms,
     base_tree: &dyn FileSource,
-    branch: &Branch,
+    branch: (&dyn FileSource, u64),
     changes: &[Change],
     repo_name: &str,
 ) -> Result<Vec<TermChange>> {
-    let mut changed = BTreeSet::new();
+    let (source, max_bytes) = branch;
+    let mut branch = Branch {
+        source,
+        max_bytes,
+        changed: BTreeSet::new(),
+        renames: BTreeMap::new(),
+    };
     for change in changes {
-        changed.insert(change.path.clone());
+        branch.changed.insert(change.path.clone());
         if let ChangeKind::Renamed { from } = &change.kind {
-            changed.insert(from.clone());
+            branch.changed.insert(from.clone());
+            branch.renames.insert(change.path.clone(), from.clone());
         }
     }
-    diff::changes(terms, base_tree, branch, &changed, repo_name)
+    diff::changes(terms, base_tree, &branch, repo_name)
 }
 
 /// True when `baseline refresh` would lower or drop the entry that tolerates `finding`,

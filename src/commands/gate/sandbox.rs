@@ -12,7 +12,6 @@ use crate::judge::Finding;
 use crate::measure::{self, Imports, Options};
 use crate::model::{FileOutcome, Language, UnitValue};
 use crate::source::{Entry, FileSource, WorkTree};
-use crate::terms::diff::Branch;
 use crate::terms::{self, ContextTerms, Terms};
 
 /// Judges the working tree holding `dir`.
@@ -49,12 +48,9 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
     };
     sandbox.contracts = super::contracts::check(&tree, &workdir, &changes)?;
     let branch = WorkTree::new(&workdir);
-    let branch = Branch {
-        source: &branch,
-        max_bytes: request.options.max_file_size,
-    };
+    let branch = (&branch as &dyn FileSource, request.options.max_file_size);
     sandbox.terms_changed =
-        super::review::terms_changed(&terms, &tree, &branch, &changes, &repo_name)?;
+        super::review::terms_changed(&terms, &tree, branch, &changes, &repo_name)?;
     if !judged {
         return Ok(sandbox);
     }

@@ -23,12 +23,13 @@ fn base() -> MemorySource {
 fn lines(branch: &MemorySource, changed: &[&str]) -> Vec<String> {
     let base_tree = base();
     let terms = crate::terms::load(&base_tree, "shop", &[]).expect("base terms");
-    let changed: BTreeSet<String> = changed.iter().map(|p| p.to_string()).collect();
     let branch = Branch {
         source: branch,
         max_bytes: 4 << 20,
+        changed: changed.iter().map(|p| p.to_string()).collect(),
+        renames: BTreeMap::new(),
     };
-    let found = changes(&terms, &base_tree, &branch, &changed, "shop").expect("changes");
+    let found = changes(&terms, &base_tree, &branch, "shop").expect("changes");
     found
         .iter()
         .map(|c| {
@@ -94,12 +95,13 @@ fn a_readme_that_becomes_a_contract_on_the_branch_is_not_listed() {
         "---\nschema: context/v1\nchildren:\n  require_contract: false\n---\n",
     );
     let terms = crate::terms::load(&base_only, "shop", &[]).expect("base terms");
-    let changed: BTreeSet<String> = ["notes/README.md".to_string()].into();
     let branch = Branch {
         source: &branch,
         max_bytes: 4 << 20,
+        changed: ["notes/README.md".to_string()].into(),
+        renames: BTreeMap::new(),
     };
-    let found = changes(&terms, &base_only, &branch, &changed, "shop").expect("changes");
+    let found = changes(&terms, &base_only, &branch, "shop").expect("changes");
     assert_eq!(found, Vec::new());
 }
 
