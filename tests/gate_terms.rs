@@ -575,3 +575,25 @@ fn a_git_mv_and_a_refresh_that_moves_its_entries_loosen_nothing() {
         ]
     );
 }
+
+#[test]
+fn github_format_warns_of_loosened_terms_and_notes_the_rest() {
+    let s = Scenario::inventory(common::BAND_12);
+    s.write("src/Big.cs", &cs_class("Big", &[("Old", 20)]));
+    s.cut_feature();
+    s.write("src/Big.cs", &cs_class("Big", &[("Old", 15)]));
+    s.write(
+        "principles.md",
+        &principles("function_lines: 30\ntolerance_percent: 10\n"),
+    );
+    let run = s.gate(&["--format", "github"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout.lines().take(3).collect::<Vec<_>>(),
+        [
+            "::warning file=principles.md,title=terms loosened on this branch (not applied)::inventory: principles.md: function_lines 10 -> 30",
+            "::notice file=principles.md,title=terms tightened on this branch (not applied)::inventory: principles.md: tolerance_percent 20 -> 10",
+            "::notice file=src/Big.cs,line=3,title=baseline can tighten::src/Big.cs Big.Old: function_lines 15 (baseline 20)",
+        ]
+    );
+}

@@ -1,6 +1,8 @@
 //! `--format github`: GitHub Actions workflow commands, so findings show inline on a pull
-//! request. `::error` per excess, `::warning` per divergence and per not-judged reason,
-//! `::notice` per skipped or left-out file; the summary lines follow as plain log text.
+//! request. `::error` per excess, `::warning` per divergence, per not-judged reason and
+//! per term the branch loosened, `::notice` per skipped or left-out file, per term
+//! tightened and per baseline entry that can tighten; the summary lines follow as plain
+//! log text.
 
 use std::fmt::Write as _;
 
@@ -18,6 +20,7 @@ pub fn gate(report: &GateReport) -> String {
     for f in &report.contract_findings {
         out.push_str(&contract_finding(f));
     }
+    out.push_str(&review(report));
     for n in &report.not_judged {
         let message = format!("{}: {}", n.reason, n.detail);
         out.push_str(&command(
@@ -73,6 +76,31 @@ fn finding(f: &Finding) -> String {
         ("title", title.as_str()),
     ];
     command(kind, &props, &format!("{}: {}", f.unit, finding_detail(f)))
+}
+
+/// `::warning` per term the branch loosened, `::notice` per one it tightened and per
+/// baseline entry that can tighten (SPEC §6.1).
+fn review(report: &GateReport) -> String {
+    let mut out = String::new();
+    for c in &report.terms_changed {
+        let (kind, title) = if c.loosens {
+            ("warning", "terms loosened on this branch (not applied)")
+        } else {
+            ("notice", "terms tightened on this branch (not applied)")
+        };
+        let line = super::review::change_line(c);
+        out.push_str(&command(
+            kind,
+            &[("file", &c.file), ("title", title)],
+            &line,
+        ));
+    }
+    for f in &report.tightenable {
+        let (line, title) = (f.start_line.to_string(), "baseline can tighten");
+        let props = [("file", f.path.as_str()), ("line", &line), ("title", title)];
+        out.push_str(&command("notice", &props, &super::review::tighten_text(f)));
+    }
+    out
 }
 
 fn file_notices(list: &[(String, String)], title: &str) -> String {

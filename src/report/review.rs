@@ -29,17 +29,17 @@ pub(crate) fn text(report: &GateReport, paint: Paint, out: &mut String) {
         } else {
             verdict.to_string()
         };
-        let _ = writeln!(
-            out,
-            "  {}{} ({verdict})",
-            prefix(change),
-            change_text(change)
-        );
+        let _ = writeln!(out, "  {} ({verdict})", change_line(change));
     }
 }
 
+/// `inventory: principles.md: function_lines 10 -> 40`.
+pub(crate) fn change_line(change: &TermChange) -> String {
+    format!("{}{}", prefix(change), change_text(change))
+}
+
 /// `src/A.cs A.Run: function_lines 70 (baseline 91)`.
-fn tighten_text(f: &Finding) -> String {
+pub(crate) fn tighten_text(f: &Finding) -> String {
     let baseline = f.baseline.unwrap_or(f.value);
     format!(
         "{} {}: {} {} (baseline {baseline})",
