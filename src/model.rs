@@ -15,11 +15,12 @@ pub enum Language {
 }
 
 impl Language {
-    /// The language of a path by its extension; `None` for files structgate doesn't measure.
+    /// The language of a path by its extension, in any letter case (`Big.CS` is C#);
+    /// `None` for files structgate doesn't measure.
     pub fn of_path(path: &str) -> Option<Language> {
         let name = path.rsplit('/').next().unwrap_or(path);
         let (_, ext) = name.rsplit_once('.')?;
-        match ext {
+        match ext.to_ascii_lowercase().as_str() {
             "cs" => Some(Language::CSharp),
             "rs" => Some(Language::Rust),
             "md" => Some(Language::Markdown),
@@ -158,6 +159,10 @@ pub struct FileMeasure {
     /// What a Markdown file loads through its eager imports; `None` for code, and for a
     /// document measured without a source to resolve its imports in.
     pub loaded: Option<Loaded>,
+    /// The first line, inside a C# block comment, that begins with a preprocessor
+    /// directive (`#endif`): the compiler may read code around it that the grammar reads
+    /// as comment, so the gate fails such a file where its base had none (SPEC §6.1).
+    pub directive_in_comment: Option<u32>,
 }
 
 /// What a Markdown document loads: itself and every file it imports eagerly (SPEC §8).

@@ -3,9 +3,12 @@
 //!
 //! Hostile input: serde_yaml bounds nesting (128 levels) and alias replays (100 per
 //! event), which stops the exponential "billion laughs". The quadratic variant (many
-//! aliases to one large node) is refused before parsing by [`check_aliases`]. Types
+//! aliases to one large node) is refused before parsing by [`check_aliases`], and so is
+//! nesting deeper than 64 levels (`depth`), on which the parser spends quadratic time. Types
 //! read through [`from_str`] must stay shallow: read nested content as
 //! [`serde::de::IgnoredAny`] (or a [`Shallow`] value), which never follows aliases.
+
+mod depth;
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
@@ -41,6 +44,7 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
             ),
         });
     }
+    depth::check_depth(text)?;
     check_aliases(text)?;
     serde_yaml::from_str(text).map_err(|err| {
         // serde_yaml reads the events before a syntax error first, so a type error
@@ -60,7 +64,7 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
 pub fn check_aliases(text: &str) -> Result<(), YamlError> {
     let mut count = 0usize;
     let mut first_line = None;
-    for (index, line) in text.split('\n').enumerate() {
+    for (index, line) in crate::measure::lines(text).enumerate() {
         let hits = alias_like_tokens(line);
         if hits > 0 && first_line.is_none() {
             first_line = Some(index + 1);
@@ -324,7 +328,7 @@ pub fn read_flat(text: &str) -> Result<FlatDoc, YamlError> {
 
 /// The 1-based line of the first line holding something other than a comment.
 pub fn first_content_line(text: &str) -> usize {
-    text.split('\n')
+    crate::measure::lines(text)
         .position(|l| {
             let t = l.trim();
             !t.is_empty() && !t.starts_with('#')
@@ -335,8 +339,8 @@ pub fn first_content_line(text: &str) -> usize {
 /// Block-style keys at column 0, each with the 1-based lines it appears on.
 fn key_lines(text: &str) -> HashMap<String, VecDeque<usize>> {
     let mut out: HashMap<String, VecDeque<usize>> = HashMap::new();
-    for (index, line) in text.split('\n').enumerate() {
-        if let Some(key) = column0_key(line.strip_suffix('\r').unwrap_or(line)) {
+    for (index, line) in crate::measure::lines(text).enumerate() {
+        if let Some(key) = column0_key(line) {
             out.entry(key).or_default().push_back(index + 1);
         }
     }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{after_base, Scenario, BAND_12};
+use common::{after_base, cs_class, cs_method, rs_fn, Scenario, BAND_12};
 
 /// `lines` lines of C# top-level statements, one call each.
 fn top_level_statements(lines: usize) -> String {
@@ -41,5 +41,188 @@ fn top_level_statements_that_grow_are_a_function_that_grew() {
          src/Program.cs:305  type      Helper      1 lines\n\
          measured 1 file(s): 2 function(s), 1 type(s); 1 excess(es) past the band, \
          0 divergence(s) within tolerance, 0 tolerated by the baseline\n"
+    );
+}
+
+/// A C# class `Small` whose method `Run` has `lines` lines, each line ended by `eol`, with
+/// `wrap` lines before and after the method.
+fn small_class(lines: usize, eol: &str, wrap: (&str, &str)) -> String {
+    let mut s = format!("public class Small{eol}{{{eol}");
+    if !wrap.0.is_empty() {
+        s.push_str(&format!("{}{eol}", wrap.0));
+    }
+    s.push_str(&cs_method("Run", lines).replace('\n', eol));
+    if !wrap.1.is_empty() {
+        s.push_str(&format!("{}{eol}", wrap.1));
+    }
+    s.push_str(&format!("}}{eol}"));
+    s
+}
+
+fn assert_gate_fails_on_small_run(s: &Scenario, lines: usize) {
+    let run = s.gate(&[]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        after_base(&run.stdout),
+        [
+            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
+            &format!("src/Small.cs Small.Run: function_lines {lines} > 10 (band 12)"),
+        ]
+    );
+}
+
+#[test]
+fn a_region_message_opens_no_comment() {
+    let s = Scenario::feature_of_inventory();
+    let wrap = ("    #region Helpers /*", "    #endregion */");
+    s.write("src/Small.cs", &small_class(40, "\n", wrap));
+    assert_gate_fails_on_small_run(&s, 40);
+    let measured = s.run(&["measure", "src/Small.cs"]);
+    assert_eq!((measured.code, measured.stderr.as_str()), (0, ""));
+}
+
+#[test]
+fn a_pragma_or_warning_line_opens_no_comment() {
+    let s = Scenario::feature_of_inventory();
+    let wrap = ("#pragma warning disable CS0168 /*", "// */");
+    s.write("src/Small.cs", &small_class(40, "\n", wrap));
+    assert_gate_fails_on_small_run(&s, 40);
+    s.write(
+        "src/Small.cs",
+        &small_class(30, "\n", ("#warning /*", "#warning */")),
+    );
+    assert_gate_fails_on_small_run(&s, 30);
+}
+
+#[test]
+fn a_directive_inside_a_block_comment_is_warned_about_naming_its_line() {
+    let s = Scenario::feature_of_inventory();
+    let wrap = ("#if false\n    /*\n#endif", "#if false\n    */\n#endif");
+    s.write("src/Small.cs", &small_class(40, "\n", wrap));
+    let measured = s.run(&["measure", "src/Small.cs"]);
+    assert_eq!(measured.code, 0, "{measured:?}");
+    assert_eq!(
+        measured.stderr,
+        "warning: src/Small.cs: a preprocessor directive inside a block comment at line 5: \
+         the compiler may read code there that structgate does not measure\n"
+    );
+    assert_eq!(
+        measured.stdout,
+        "src/Small.cs:1  file      Small.cs  49 lines, 1 type(s), 899 bytes  ok\n\
+         src/Small.cs:1  type      Small     49 lines\n\
+         measured 1 file(s): 0 function(s), 1 type(s); 0 excess(es) past the band, \
+         0 divergence(s) within tolerance, 0 tolerated by the baseline\n"
+    );
+}
+
+#[test]
+fn lone_cr_line_ends_count_as_line_breaks() {
+    let s = Scenario::feature_of_inventory();
+    s.write("src/Small.cs", &small_class(60, "\r", ("", "")));
+    assert_gate_fails_on_small_run(&s, 60);
+    let tsv = |s: &Scenario| {
+        let measured = s.run(&["measure", "--format", "tsv", "src/Small.cs"]);
+        measured
+            .stdout
+            .lines()
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let lone_cr = tsv(&s);
+    assert_eq!(
+        lone_cr[..3],
+        [
+            "path\tunit\tmetric\tvalue\tstart_line\tend_line\tstatus",
+            "src/Small.cs\tSmall.cs\tfile_bytes\t1291\t1\t63\t-",
+            "src/Small.cs\tSmall.cs\tfile_lines\t63\t1\t63\t-",
+        ]
+    );
+    // The same file with `\n` or `\r\n` line ends measures the same, bytes included.
+    for eol in ["\n", "\r\n"] {
+        s.write("src/Small.cs", &small_class(60, eol, ("", "")));
+        assert_eq!(tsv(&s), lone_cr, "{eol:?}");
+    }
+}
+
+#[test]
+fn extensions_match_in_any_case() {
+    let s = Scenario::feature_of_inventory();
+    s.write("src/Big2.CS", &cs_class("Big2", &[("Grown", 40)]));
+    let run = s.gate(&[]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        after_base(&run.stdout),
+        [
+            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
+            "src/Big2.CS Big2.Grown: function_lines 40 > 10 (band 12)",
+        ]
+    );
+}
+
+#[test]
+fn a_parenthesis_in_a_cfg_string_does_not_make_production_code_test_code() {
+    let s = Scenario::feature_of_inventory();
+    let hostile = "#[cfg(all(not(feature = \")\"), any(unix, test, windows)))]\n";
+    s.write(
+        "src/lib.rs",
+        &format!("{hostile}{}", rs_fn("production", 40)),
+    );
+    let run = s.gate(&[]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        after_base(&run.stdout),
+        [
+            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
+            "src/lib.rs production: function_lines 41 > 10 (band 12)",
+        ]
+    );
+    // A `test` that really is a direct argument of `all(...)` still leaves test code out.
+    let test_code = "#[cfg(all(feature = \")\", test))]\n";
+    s.write("src/lib.rs", &format!("{test_code}{}", rs_fn("helper", 40)));
+    let run = s.gate(&[]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        after_base(&run.stdout),
+        ["structure judged 1 file(s) in 1 context(s), within their Limits"]
+    );
+}
+
+#[test]
+fn yaml_nested_past_64_levels_is_refused_in_well_under_a_second() {
+    let s = Scenario::inventory(&format!(
+        "function_lines: 10\nx: {}{}\n",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    ));
+    let started = std::time::Instant::now();
+    let run = s.run(&["limits"]);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "error: principles.md:7: the yaml fence of ## Limits cannot be read: \
+         YAML nested deeper than 64 levels; refusing to read it\n"
+    );
+    s.write("principles.md", &common::principles(BAND_12));
+    let block = format!(
+        "meta:\n  name: inventory\nsources:\n  - {}src\n",
+        "- ".repeat(100_000)
+    );
+    s.write("context.yaml", &block);
+    let started = std::time::Instant::now();
+    let run = s.run(&["measure"]);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "error: context.yaml:4: YAML nested deeper than 64 levels; refusing to read it\n"
     );
 }

@@ -138,8 +138,7 @@ impl Located<'_> {
         if entry.is_empty() {
             return None;
         }
-        self.text
-            .split('\n')
+        crate::measure::lines(self.text)
             .position(|line| line.contains(entry))
             .map(|i| i + 1)
     }

@@ -199,9 +199,8 @@ fn children(text: &str, children_line: usize, contract: &mut Contract) {
 /// The YAML line of `key` inside the block below `children` (its line when the key is
 /// written in flow style or can't be found).
 fn nested_line(text: &str, children_line: usize, key: &str) -> usize {
-    let below = text.split('\n').enumerate().skip(children_line);
+    let below = crate::measure::lines(text).enumerate().skip(children_line);
     for (index, line) in below {
-        let line = line.trim_end_matches('\r');
         let body = line.trim_start();
         if body.is_empty() || body.starts_with('#') {
             continue;

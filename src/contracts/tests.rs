@@ -201,6 +201,23 @@ fn broken_front_matter_is_invalid_with_its_readme_line() {
 }
 
 #[test]
+fn deeply_nested_front_matter_is_refused_before_it_is_parsed() {
+    let readme = format!(
+        "---\nschema: context/v1\ntitle: {}\n---\n",
+        "[".repeat(100_000)
+    );
+    let started = std::time::Instant::now();
+    assert_eq!(
+        parse(readme.as_bytes()),
+        invalid(
+            3,
+            "the front matter is not valid YAML: YAML nested deeper than 64 levels; refusing to read it"
+        )
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(1));
+}
+
+#[test]
 fn unclosed_blank_and_non_utf8_readmes_are_invalid() {
     assert_eq!(
         parse(b"---\nschema: context/v1\n# Title\n"),

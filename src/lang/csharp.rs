@@ -3,6 +3,8 @@
 //! A declaration named by a reserved keyword is error recovery's guess (`#if` splitting
 //! `else if (...) {...}` reads as a local function `if`), not a unit.
 
+mod directives;
+
 use std::sync::OnceLock;
 
 use tree_sitter::Node;
@@ -23,6 +25,8 @@ pub static CSHARP: Lang = Lang {
     opaque_of,
     declare,
     is_test_attribute: |_, _| false,
+    blanked_ranges: Some(directives::blanked_ranges),
+    comment_directive_line: Some(directives::comment_directive_line),
     entry_point: Some(EntryPoint {
         name: "<Main>$",
         role_of: entry_role_of,

@@ -76,6 +76,9 @@ pub struct Decl {
     pub scope: Option<String>,
 }
 
+/// A range of a file's bytes, `(from, to)`, `to` not included.
+pub type ByteRange = (usize, usize);
+
 /// A measured language as data: its grammar, its roles by node kind and its naming.
 pub struct Lang {
     pub language: Language,
@@ -90,6 +93,13 @@ pub struct Lang {
     pub declare: fn(Node, &[u8]) -> Option<Decl>,
     /// Whether an attribute node leaves its item out as test code (Rust `#[cfg(test)]`).
     pub is_test_attribute: fn(Node, &[u8]) -> bool,
+    /// Byte ranges of a file's text that the parser must see as spaces: text the compiler
+    /// never reads as code but the grammar would (C# directive messages).
+    pub blanked_ranges: Option<fn(&str) -> Vec<ByteRange>>,
+    /// The index, among a comment's lines, of one the compiler may read as a directive
+    /// (C# `#endif` inside a block comment): the compiler and the grammar may see
+    /// different code around it.
+    pub comment_directive_line: Option<fn(&str) -> Option<usize>>,
     /// Top-level code that is a unit of its own, if the language has any.
     pub entry_point: Option<EntryPoint>,
     kinds: &'static OnceLock<Vec<KindInfo>>,

@@ -20,6 +20,8 @@ pub static RUST: Lang = Lang {
     opaque_of,
     declare,
     is_test_attribute,
+    blanked_ranges: None,
+    comment_directive_line: None,
     entry_point: None,
     kinds: &KINDS,
 };
@@ -228,44 +230,63 @@ fn slice(src: &[u8], from: usize, to: usize) -> &str {
         .unwrap_or("")
 }
 
-/// `#[cfg(test)]`, or `#[cfg(all(...))]` with `test` among its direct arguments.
+/// `#[cfg(test)]`, or `#[cfg(all(...))]` with `test` among its direct arguments, judged
+/// on the attribute's tokens as the grammar reads them: a `")"` inside a string literal
+/// is no parenthesis, and comments are no tokens (SPEC §4).
 fn is_test_attribute(node: Node, src: &[u8]) -> bool {
-    let compact: String = text(node, src)
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect();
-    let Some(inner) = compact
-        .strip_prefix("#[cfg(")
-        .and_then(|s| s.strip_suffix(")]"))
+    let Some(attribute) = node.named_child(0).filter(|a| a.kind() == "attribute") else {
+        return false;
+    };
+    let is_cfg = attribute
+        .named_child(0)
+        .is_some_and(|path| path.kind() == "identifier" && text(path, src) == "cfg");
+    let Some(predicate) = attribute
+        .child_by_field_name("arguments")
+        .filter(|_| is_cfg)
     else {
         return false;
     };
-    if inner == "test" {
-        return true;
+    let arguments_of_cfg = arguments(predicate);
+    let [only] = arguments_of_cfg.as_slice() else {
+        return false;
+    };
+    let is_test = |arg: &[Node]| is_word(arg, "test", src);
+    match only.as_slice() {
+        [all, list] if is_word(&[*all], "all", src) && list.kind() == "token_tree" => {
+            arguments(*list).iter().any(|arg| is_test(arg))
+        }
+        arg => is_test(arg),
     }
-    inner
-        .strip_prefix("all(")
-        .and_then(|s| s.strip_suffix(')'))
-        .is_some_and(|args| top_level_args(args).contains(&"test"))
 }
 
-/// The comma-separated arguments of a list, split at depth 0 only.
-fn top_level_args(list: &str) -> Vec<&str> {
-    let mut args = Vec::new();
-    let (mut depth, mut from) = (0i32, 0usize);
-    for (i, c) in list.char_indices() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            ',' if depth == 0 => {
-                args.push(&list[from..i]);
-                from = i + 1;
-            }
-            _ => {}
+/// The comma-separated arguments inside a parenthesised token tree, each as its tokens
+/// (comments left out, a trailing comma allowed); none for another delimiter.
+fn arguments(tree: Node) -> Vec<Vec<Node>> {
+    let mut cursor = tree.walk();
+    let tokens: Vec<Node> = tree.children(&mut cursor).collect();
+    let (Some(open), Some(close)) = (tokens.first(), tokens.last()) else {
+        return Vec::new();
+    };
+    if open.kind() != "(" || close.kind() != ")" || tokens.len() < 2 {
+        return Vec::new();
+    }
+    let mut args: Vec<Vec<Node>> = vec![Vec::new()];
+    for token in &tokens[1..tokens.len() - 1] {
+        match token.kind() {
+            "," if !token.is_named() => args.push(Vec::new()),
+            "line_comment" | "block_comment" => {}
+            _ => args.last_mut().into_iter().for_each(|arg| arg.push(*token)),
         }
     }
-    args.push(&list[from..]);
+    if args.last().is_some_and(Vec::is_empty) {
+        args.pop();
+    }
     args
+}
+
+/// Whether an argument is the one identifier `word`.
+fn is_word(arg: &[Node], word: &str, src: &[u8]) -> bool {
+    matches!(arg, [token] if token.kind() == "identifier" && text(*token, src) == word)
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
 use super::Origin;
+use crate::measure::LineIndex;
 
 /// The text of one yaml fence and the file line of its first line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,9 +72,9 @@ pub fn find_fences(text: &str) -> Fences {
         first_limits: None,
         found: Fences::default(),
     };
-    let mut lines = LineCounter::default();
+    let lines = LineIndex::new(text);
     for (event, range) in Parser::new_ext(text, Options::empty()).into_offset_iter() {
-        walk.step(event, || lines.line_of(text, range.start));
+        walk.step(event, || lines.line_of(range.start));
     }
     walk.found
 }
@@ -168,27 +169,4 @@ fn is_yaml(info: &str) -> bool {
     info.split_whitespace()
         .next()
         .is_some_and(|word| word.eq_ignore_ascii_case("yaml") || word.eq_ignore_ascii_case("yml"))
-}
-
-/// 1-based lines of byte offsets, counted on from the last offset asked for, so a walk
-/// that asks in document order scans the text once.
-#[derive(Default)]
-struct LineCounter {
-    offset: usize,
-    /// Line breaks before `offset`.
-    breaks: usize,
-}
-
-impl LineCounter {
-    fn line_of(&mut self, text: &str, offset: usize) -> usize {
-        let bytes = text.as_bytes();
-        let offset = offset.min(bytes.len());
-        if offset < self.offset {
-            *self = LineCounter::default();
-        }
-        let between = bytes.get(self.offset..offset).unwrap_or_default();
-        self.breaks += between.iter().filter(|&&b| b == b'\n').count();
-        self.offset = offset;
-        1 + self.breaks
-    }
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tree_sitter::Node;
 
-use super::lines::strip_bom;
+use super::lines::{parser_text, strip_bom};
 use super::parse;
 use crate::lang::{end_line, start_line, Lang};
 use crate::model::Language;
@@ -24,7 +24,9 @@ pub fn dump_tree(path: &str, bytes: &[u8]) -> Option<String> {
     let lang = Lang::of(Language::of_path(path)?)?;
     let src = strip_bom(bytes);
     let text = std::str::from_utf8(src).ok()?;
-    let tree = parse(lang, text, Duration::ZERO).ok()?;
+    let parsed = parser_text(lang, text);
+    let tree = parse(lang, &parsed, Duration::ZERO).ok()?;
+    let src = parsed.as_bytes();
     let mut out = String::new();
     let mut cursor = tree.walk();
     let mut depth = 0usize;

@@ -6,6 +6,8 @@ use std::ops::Range;
 
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
+use super::lines::LineIndex;
+
 /// One `@PATH` token as written in a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImportRef {
@@ -110,7 +112,7 @@ impl TextRun {
             let source_at = self.pieces.get(piece.saturating_sub(1)).map_or(0, |p| p.1);
             found.push(ImportRef {
                 path: word[k + 1..end].to_string(),
-                line: lines.line_of(source_at),
+                line: u32::try_from(lines.line_of(source_at)).unwrap_or(u32::MAX),
             });
             if found.len() > MAX_IMPORTS {
                 return;
@@ -130,24 +132,6 @@ fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
 /// Whether an `@` right after `c` starts a word: after whitespace or `(`.
 fn starts_a_word_after(c: char) -> bool {
     c.is_whitespace() || c == '('
-}
-
-/// Byte offset → 1-based line.
-struct LineIndex {
-    /// The offset of every `\n`.
-    breaks: Vec<usize>,
-}
-
-impl LineIndex {
-    fn new(text: &str) -> LineIndex {
-        let breaks = text.match_indices('\n').map(|(i, _)| i).collect();
-        LineIndex { breaks }
-    }
-
-    fn line_of(&self, offset: usize) -> u32 {
-        let before = self.breaks.partition_point(|&b| b < offset);
-        u32::try_from(before).unwrap_or(u32::MAX - 1) + 1
-    }
 }
 
 #[cfg(test)]

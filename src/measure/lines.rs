@@ -1,6 +1,11 @@
-//! Line and byte arithmetic of the measurer (stage 2): a file's lines (SPEC §4), its
-//! LF-normalised bytes (SPEC §8), the BOM, and the lines that Rust test items take out of
-//! a file's count.
+//! Line and byte arithmetic of the measurer (stage 2): a file's lines (SPEC §4: a line
+//! break is `\n`, `\r\n` or a lone `\r`), its LF-normalised bytes (SPEC §8), the BOM, the
+//! text the parser sees, and the lines that Rust test items take out of a file's count.
+//! Every reader that reports a line number counts lines as [`line_of`] does.
+
+use std::borrow::Cow;
+
+use crate::lang::Lang;
 
 /// The UTF-8 byte order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -24,12 +29,100 @@ pub fn counted_bytes(bytes: &[u8]) -> u64 {
     u64::try_from(len).unwrap_or(u64::MAX)
 }
 
-/// The number of line breaks (`\n`, `\r\n`), plus one when the last line has none; an
-/// empty text has 0. A lone `\r` is not a line break.
+/// The number of line breaks (`\n`, `\r\n`, a lone `\r`), plus one when the last line
+/// has none; an empty text has 0.
 pub fn count_lines(text: &str) -> u64 {
-    let breaks = text.bytes().filter(|&b| b == b'\n').count();
-    let unterminated = !text.is_empty() && !text.ends_with('\n');
-    u64::try_from(breaks).unwrap_or(u64::MAX) + u64::from(unterminated)
+    let unterminated = !text.is_empty() && !text.ends_with(['\n', '\r']);
+    u64::try_from(breaks(text.as_bytes())).unwrap_or(u64::MAX) + u64::from(unterminated)
+}
+
+/// The line breaks in `bytes`: every `\n`, and every `\r` not followed by one.
+fn breaks(bytes: &[u8]) -> usize {
+    let lone_cr = bytes
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+        .count();
+    bytes.iter().filter(|&&b| b == b'\n').count() + lone_cr
+}
+
+/// Byte offset → 1-based line, for many look-ups in one text.
+#[derive(Debug, Clone, Default)]
+pub struct LineIndex {
+    /// The offset at which each line after the first starts.
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> LineIndex {
+        let bytes = text.as_bytes();
+        let starts = bytes
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+            .map(|(i, _)| i + 1)
+            .collect();
+        LineIndex { starts }
+    }
+
+    /// The 1-based line that byte `offset` is on (the `\n` of a `\r\n` is on the line it
+    /// ends).
+    pub fn line_of(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&start| start <= offset) + 1
+    }
+}
+
+/// The 1-based line that byte `offset` of `text` (UTF-8 or not) is on.
+pub fn line_of(text: &[u8], offset: usize) -> usize {
+    let before = text.get(..offset).unwrap_or(text);
+    // A `\r` just before `offset` ends its line even when `offset` is on the `\n` after it.
+    let split_crlf = before.ends_with(b"\r") && text.get(offset) == Some(&b'\n');
+    breaks(before) + 1 - usize::from(split_crlf)
+}
+
+/// The lines of `text`, each without its line break (`\n`, `\r\n` or a lone `\r`), as
+/// [`count_lines`] counts them (an empty last line after a final break is not one).
+pub fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text).filter(|t| !t.is_empty());
+    std::iter::from_fn(move || {
+        let current = rest?;
+        let Some(end) = current.find(['\n', '\r']) else {
+            rest = None;
+            return Some(current);
+        };
+        let width = if current[end..].starts_with("\r\n") {
+            2
+        } else {
+            1
+        };
+        rest = Some(&current[end + width..]).filter(|r| !r.is_empty());
+        Some(&current[..end])
+    })
+}
+
+/// The text the parser of `lang` sees: every lone `\r` made a `\n` (the parser counts
+/// rows by `\n` alone) and the language's blanked ranges made spaces, byte for byte, so
+/// every offset and line of the file stays where it was.
+pub fn parser_text<'a>(lang: &Lang, text: &'a str) -> Cow<'a, str> {
+    let blanks = lang.blanked_ranges.map(|f| f(text)).unwrap_or_default();
+    let bytes = text.as_bytes();
+    let lone_cr = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+    if blanks.is_empty() && !(0..bytes.len()).any(lone_cr) {
+        return Cow::Borrowed(text);
+    }
+    let mut copy = bytes.to_vec();
+    for (i, b) in copy.iter_mut().enumerate() {
+        if lone_cr(i) {
+            *b = b'\n';
+        }
+    }
+    for (from, to) in blanks {
+        if let Some(range) = copy.get_mut(from..to) {
+            range.fill(b' ');
+        }
+    }
+    // Only ASCII bytes changed, over whole characters: still UTF-8.
+    Cow::Owned(String::from_utf8(copy).unwrap_or_else(|_| text.to_string()))
 }
 
 /// How many of the lines `1..=total` the spans cover, each line once however many
@@ -65,8 +158,58 @@ mod tests {
         assert_eq!(count_lines("a\nb"), 2);
         assert_eq!(count_lines("a\r\nb\r\n"), 2);
         assert_eq!(count_lines("\n\n"), 2);
-        assert_eq!(count_lines("a\rb"), 1);
+        assert_eq!(count_lines("a\rb"), 2);
         assert_eq!(count_lines("a\r"), 1);
+        assert_eq!(count_lines("a\r\rb\r\n"), 3);
+        assert_eq!(count_lines("\r"), 1);
+        assert_eq!(count_lines("\r\n\n\r"), 3);
+    }
+
+    #[test]
+    fn line_of_counts_every_kind_of_break() {
+        let text = "a\nb\r\nc\rd";
+        let at = |c: char| line_of(text.as_bytes(), text.find(c).unwrap());
+        assert_eq!([at('a'), at('b'), at('c'), at('d')], [1, 2, 3, 4]);
+        assert_eq!(line_of(text.as_bytes(), 3), 2, "the \\r of a \\r\\n");
+        assert_eq!(line_of(text.as_bytes(), 4), 2, "the \\n of a \\r\\n");
+        assert_eq!(line_of(text.as_bytes(), 99), 4);
+        let index = LineIndex::new(text);
+        for offset in 0..=text.len() + 1 {
+            let line = line_of(text.as_bytes(), offset);
+            assert_eq!(index.line_of(offset), line, "{offset}");
+        }
+    }
+
+    #[test]
+    fn lines_split_at_every_kind_of_break() {
+        fn split(t: &str) -> Vec<&str> {
+            lines(t).collect()
+        }
+        assert_eq!(split("a\nb\r\nc\rd"), ["a", "b", "c", "d"]);
+        assert_eq!(split("a\r\r\n"), ["a", ""]);
+        assert_eq!(split(""), Vec::<&str>::new());
+        assert_eq!(split("\n"), [""]);
+        for t in ["a\r\r\n", "x\ny", "\r\n\n\r", "z\r"] {
+            assert_eq!(split(t).len() as u64, count_lines(t), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn the_parser_sees_lone_crs_as_line_feeds_and_nothing_else_moves() {
+        let rust = crate::lang::Lang::of(crate::model::Language::Rust).unwrap();
+        assert_eq!(
+            parser_text(rust, "fn a() {}\rfn b() {}\r\n"),
+            "fn a() {}\nfn b() {}\r\n"
+        );
+        assert!(matches!(
+            parser_text(rust, "fn a() {}\r\n"),
+            Cow::Borrowed(_)
+        ));
+        let csharp = crate::lang::Lang::of(crate::model::Language::CSharp).unwrap();
+        assert_eq!(
+            parser_text(csharp, "#region é /*\rclass A {}\r#endregion */"),
+            "#region      \nclass A {}\n#endregion   "
+        );
     }
 
     #[test]
@@ -76,6 +219,10 @@ mod tests {
         assert_eq!(counted_bytes(b"ab\r\n"), 3);
         assert_eq!(counted_bytes(b"\xEF\xBB\xBFab\r\ncd\r\n"), 6);
         assert_eq!(counted_bytes(b"a\rb\r\r\n"), 5);
+        // A lone `\r` is a line break of one byte, as `\n` is: the same text with any
+        // line ends counts the same.
+        assert_eq!(counted_bytes(b"a\rb\r"), counted_bytes(b"a\nb\n"));
+        assert_eq!(counted_bytes(b"a\r\nb\r\n"), counted_bytes(b"a\nb\n"));
         assert_eq!(counted_bytes("é\r\n".as_bytes()), 3);
         assert_eq!(counted_bytes(b"\xFF\r\n\x00"), 4);
         assert_eq!(counted_bytes(b"\xEF\xBB\xBF\xFF"), 4);

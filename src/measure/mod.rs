@@ -22,7 +22,7 @@ use crate::model::{FileMeasure, FileOutcome, Language, LeftOutReason, SkipReason
 
 pub use dump::dump_tree;
 pub use imports::{scan as scan_imports, ImportRef};
-pub use lines::{count_lines, counted_bytes};
+pub use lines::{count_lines, counted_bytes, line_of, lines, LineIndex};
 pub use loaded::{resolve as resolve_import, Imports, MAX_HOPS};
 pub use rules::generated_header;
 pub use tree::{list_measured, measure_tree, measure_tree_with, NoProgress, Progress};
@@ -169,12 +169,12 @@ fn skipped(path: &str, reason: SkipReason) -> FileOutcome {
     FileOutcome::Skipped { path, reason }
 }
 
-/// The bytes of the first 10 lines.
+/// The bytes of the first 10 lines (a lone `\r` ends a line too).
 fn head_of(body: &[u8]) -> &[u8] {
     let end = body
         .iter()
         .enumerate()
-        .filter(|(_, &b)| b == b'\n')
+        .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && body.get(i + 1) != Some(&b'\n')))
         .nth(9)
         .map_or(body.len(), |(i, _)| i);
     &body[..end]
@@ -191,6 +191,7 @@ fn document(path: &str, text: &str, bytes: &[u8]) -> FileMeasure {
         warnings: Vec::new(),
         bytes: counted_bytes(bytes),
         loaded: None,
+        directive_in_comment: None,
     }
 }
 
@@ -204,11 +205,14 @@ fn measure_text(
 ) -> Result<FileMeasure, SkipReason> {
     let no_grammar = || SkipReason::Unreadable("no grammar for the language".into());
     let lang = Lang::of(language).ok_or_else(no_grammar)?;
-    let tree = parse(lang, text, timeout)?;
-    let walked = walk::walk(lang, &tree, text.as_bytes());
+    let parsed = lines::parser_text(lang, text);
+    let tree = parse(lang, &parsed, timeout)?;
+    let walked = walk::walk(lang, &tree, parsed.as_bytes());
     if walked.names_over_budget {
         return Err(SkipReason::NamesTooLong);
     }
+    let mut warnings: Vec<String> = syntax_warning(walked.error_lines).into_iter().collect();
+    warnings.extend(directive_warning(&walked.directive_lines));
     let total = count_lines(text);
     let mut units = walked.units;
     sort_units(&mut units);
@@ -219,9 +223,10 @@ fn measure_text(
         lines: total - lines::covered_lines(&walked.test_spans, total),
         types: walked.types,
         units,
-        warnings: syntax_warning(walked.error_lines).into_iter().collect(),
+        warnings,
         bytes: counted_bytes(bytes),
         loaded: None,
+        directive_in_comment: walked.directive_lines.first().copied(),
     })
 }
 
@@ -254,6 +259,29 @@ fn syntax_warning(mut lines: Vec<u32>) -> Option<String> {
         )),
         _ => Some(format!(
             "syntax errors at lines {}{more}; measured what parsed",
+            listed.join(", ")
+        )),
+    }
+}
+
+/// `a preprocessor directive inside a block comment at line 5: ...`, naming at most 10
+/// lines (sorted: the walk meets comments in source order).
+fn directive_warning(lines: &[u32]) -> Option<String> {
+    const SHOWN: usize = 10;
+    const WHY: &str = "the compiler may read code there that structgate does not measure";
+    let listed: Vec<String> = lines.iter().take(SHOWN).map(u32::to_string).collect();
+    let more = match lines.len().saturating_sub(SHOWN) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    match lines.len() {
+        0 => None,
+        1 => Some(format!(
+            "a preprocessor directive inside a block comment at line {}: {WHY}",
+            listed[0]
+        )),
+        _ => Some(format!(
+            "preprocessor directives inside block comments at lines {}{more}: {WHY}",
             listed.join(", ")
         )),
     }

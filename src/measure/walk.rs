@@ -27,6 +27,9 @@ pub struct Walked {
     pub test_spans: Vec<(u32, u32)>,
     /// Lines of ERROR and MISSING nodes.
     pub error_lines: Vec<u32>,
+    /// Lines inside block comments that begin with a preprocessor directive (C#), in
+    /// source order.
+    pub directive_lines: Vec<u32>,
     /// The unit names passed [`NAME_BUDGET_BYTES`]; the walk stopped there.
     pub names_over_budget: bool,
 }
@@ -124,7 +127,10 @@ impl Walker<'_> {
                 run.test |= test;
                 return false;
             }
-            Role::Comment => return false,
+            Role::Comment => {
+                self.check_comment(node);
+                return false;
+            }
             Role::Decl | Role::Item | Role::Other => {}
         }
         let run = std::mem::take(self.run());
@@ -143,11 +149,28 @@ impl Walker<'_> {
         !kind.opaque || self.may_hold_units(node)
     }
 
-    /// Whether an opaque node's subtree may hold a unit or an error: it has a `{` or an
-    /// error.
+    /// Whether an opaque node's subtree may hold a unit, an error or a block comment the
+    /// language checks: it has a `{`, an error or a `/*`.
     fn may_hold_units(&self, node: Node) -> bool {
         let bytes = self.src.get(node.start_byte()..node.end_byte());
-        bytes.is_none_or(|b| b.contains(&b'{')) || (self.errors && node.has_error())
+        let checks_comments = self.lang.comment_directive_line.is_some();
+        bytes.is_none_or(|b| {
+            b.contains(&b'{') || (checks_comments && b.windows(2).any(|w| w == b"/*"))
+        }) || (self.errors && node.has_error())
+    }
+
+    /// Records the line of a comment that begins with a directive, for a language that
+    /// checks its comments.
+    fn check_comment(&mut self, node: Node) {
+        let Some(check) = self.lang.comment_directive_line else {
+            return;
+        };
+        let text = crate::lang::text(node, self.src);
+        if let Some(index) = check(text) {
+            let index = u32::try_from(index).unwrap_or(u32::MAX);
+            let line = start_line(node.start_position()).saturating_add(index);
+            self.out.directive_lines.push(line);
+        }
     }
 
     fn declare(&mut self, node: Node, depth: usize, start: Point) {

@@ -2,7 +2,7 @@
 
 use tree_sitter::{Node, Parser, Tree};
 
-use super::{clean_type, impl_decl, is_test_attribute, top_level_args};
+use super::{clean_type, impl_decl, is_test_attribute};
 
 fn parse(src: &str) -> Tree {
     let mut parser = Parser::new();
@@ -172,7 +172,31 @@ fn other_cfgs_do_not_leave_items_out() {
 }
 
 #[test]
-fn top_level_args_split_at_depth_zero() {
-    assert_eq!(top_level_args("a,b(c,d),e"), ["a", "b(c,d)", "e"]);
-    assert_eq!(top_level_args("test"), ["test"]);
+fn cfg_attributes_are_judged_on_tokens_not_text() {
+    let hostile = "#[cfg(all(not(feature = \")\"), any(unix, test, windows)))]";
+    assert!(!attribute_is_test(hostile));
+    assert!(!attribute_is_test(
+        "#[cfg(all(feature = \")(\", any(test)))]"
+    ));
+    assert!(!attribute_is_test(
+        "#[cfg(all(feature = r#\")\"#, any(unix, test)))]"
+    ));
+    assert!(!attribute_is_test("#[cfg(all(feature = \"a,test\"))]"));
+    assert!(attribute_is_test("#[cfg(all(feature = \")\", test))]"));
+    assert!(attribute_is_test("#[cfg(all(/* ) */ test))]"));
+    assert!(attribute_is_test("#[cfg(all(unix, // )\n test))]"));
+    assert!(attribute_is_test("#[ cfg ( test ) ]"));
+    assert!(attribute_is_test("#[cfg(test,)]"));
+    assert!(attribute_is_test("#[cfg(all(unix, test,))]"));
+}
+
+#[test]
+fn a_predicate_of_more_than_test_is_not_test_code() {
+    assert!(!attribute_is_test("#[cfg(test, unix)]"));
+    assert!(!attribute_is_test("#[cfg(all(test) , unix)]"));
+    assert!(!attribute_is_test("#[cfg(all x (test))]"));
+    assert!(!attribute_is_test("#[cfg[test]]"));
+    assert!(!attribute_is_test("#[cfg]"));
+    assert!(!attribute_is_test("#[cfg = \"test\"]"));
+    assert!(!attribute_is_test("#[core::cfg(test)]"));
 }

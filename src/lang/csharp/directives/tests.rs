@@ -1,0 +1,147 @@
+//! Unit tests of the C# directive lexer: what is blanked, and what a string or comment
+//! keeps from being read as a directive.
+
+use super::{blanked_ranges, comment_directive_line};
+
+/// `text` with its blanked ranges as spaces.
+fn blanked(text: &str) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    for (from, to) in blanked_ranges(text) {
+        bytes[from..to].fill(b' ');
+    }
+    String::from_utf8(bytes).unwrap()
+}
+
+#[test]
+fn region_text_is_blanked_byte_for_byte() {
+    assert_eq!(
+        blanked("#region Helpers /*\nvoid A() {}\n  #endregion */\n"),
+        "#region           \nvoid A() {}\n  #endregion   \n"
+    );
+    assert_eq!(blanked("# region Hé /*\r\n"), "# region       \r\n");
+    assert_eq!(blanked("#region\n#endregion"), "#region\n#endregion");
+    assert_eq!(
+        blanked("\t#endregion x\rvoid A() {}\r"),
+        "\t#endregion  \rvoid A() {}\r"
+    );
+}
+
+#[test]
+fn warning_and_error_lines_are_blanked_whole() {
+    assert_eq!(
+        blanked("#warning /* x\nint a;\n"),
+        "             \nint a;\n"
+    );
+    assert_eq!(blanked("  #error\nint a;\n"), "        \nint a;\n");
+}
+
+#[test]
+fn comments_on_other_directive_lines_are_blanked() {
+    assert_eq!(
+        blanked("#pragma warning disable CS0168 /*\nvoid A() {}\n// */\n"),
+        "#pragma warning disable CS0168   \nvoid A() {}\n// */\n"
+    );
+    assert_eq!(
+        blanked("#if DEBUG // why\n#endif\n"),
+        "#if DEBUG       \n#endif\n"
+    );
+    assert_eq!(
+        blanked("#line 5 \"a/*b.cs\" /* x\n"),
+        "#line 5 \"a/*b.cs\"     \n"
+    );
+    assert_eq!(
+        blanked("#nullable enable\n#pragma x\n"),
+        "#nullable enable\n#pragma x\n"
+    );
+}
+
+#[test]
+fn directive_lines_inside_strings_and_comments_are_not_directives() {
+    let verbatim = "var s = @\"\n#region x \"\"/*\";\n#region y /*\n";
+    assert_eq!(
+        blanked(verbatim),
+        "var s = @\"\n#region x \"\"/*\";\n#region     \n"
+    );
+    let raw = "var s = \"\"\"\n  #region x \"\" /*\n  \"\"\";\n#region y\n";
+    assert_eq!(
+        blanked(raw),
+        "var s = \"\"\"\n  #region x \"\" /*\n  \"\"\";\n#region  \n"
+    );
+    let comment = "/* a\n#region x */ int a;\n#region y\n";
+    assert_eq!(blanked(comment), "/* a\n#region x */ int a;\n#region  \n");
+    assert_eq!(blanked("// x \"\n#region y\n"), "// x \"\n#region  \n");
+}
+
+#[test]
+fn characters_and_escapes_do_not_open_strings() {
+    assert_eq!(
+        blanked("var c = '\"';\n#region y\n"),
+        "var c = '\"';\n#region  \n"
+    );
+    assert_eq!(
+        blanked("var c = '\\'';\n#region y\n"),
+        "var c = '\\'';\n#region  \n"
+    );
+    assert_eq!(
+        blanked("var s = \"\\\"\";\n#region y\n"),
+        "var s = \"\\\"\";\n#region  \n"
+    );
+    assert_eq!(
+        blanked("var s = \"open\n#region y\n"),
+        "var s = \"open\n#region  \n"
+    );
+    assert_eq!(
+        blanked("var @class = 1;\n#region y\n"),
+        "var @class = 1;\n#region  \n"
+    );
+}
+
+#[test]
+fn interpolation_holes_nest_strings_and_braces() {
+    let hole = "var s = $\"{(a ? \"}\" : b)}\";\n#region y\n";
+    assert_eq!(
+        blanked(hole),
+        "var s = $\"{(a ? \"}\" : b)}\";\n#region  \n"
+    );
+    let verbatim = "var s = $@\"{x}\n#region x\n{{\";\n#region y\n";
+    assert_eq!(
+        blanked(verbatim),
+        "var s = $@\"{x}\n#region x\n{{\";\n#region  \n"
+    );
+    let other_order = "var s = @$\"\n#region x\n\";\n#region y\n";
+    assert_eq!(
+        blanked(other_order),
+        "var s = @$\"\n#region x\n\";\n#region  \n"
+    );
+    let raw = "var s = $$\"\"\"\n{ {{x}} }\n#region x\n\"\"\";\n#region y\n";
+    assert_eq!(
+        blanked(raw),
+        "var s = $$\"\"\"\n{ {{x}} }\n#region x\n\"\"\";\n#region  \n"
+    );
+    let format = "var s = $\"{x:N2}\";\n#region y\n";
+    assert_eq!(blanked(format), "var s = $\"{x:N2}\";\n#region  \n");
+    let alias = "var s = $\"{global::X.Y}\";\n#region y\n";
+    assert_eq!(blanked(alias), "var s = $\"{global::X.Y}\";\n#region  \n");
+}
+
+#[test]
+fn a_comment_holding_a_directive_line_names_it() {
+    assert_eq!(
+        comment_directive_line("/*\n#endif\n  void A() {}\n*/"),
+        Some(1)
+    );
+    assert_eq!(
+        comment_directive_line("/* a\n b\n   #  region x */"),
+        Some(2)
+    );
+    assert_eq!(comment_directive_line("/* #if x */"), None);
+    assert_eq!(
+        comment_directive_line("/*\n #pragma x\n #define Y\n*/"),
+        None
+    );
+    assert_eq!(
+        comment_directive_line("/*\n #ifdef\n #endregions\n*/"),
+        None
+    );
+    assert_eq!(comment_directive_line("// #if x"), None);
+}
