@@ -6,7 +6,13 @@ use std::hash::Hasher as _;
 use std::path::Path;
 
 const MEASURER: [&str; 3] = ["src/measure", "src/lang", "src/model.rs"];
-const GRAMMARS: [&str; 3] = ["tree-sitter", "tree-sitter-c-sharp", "tree-sitter-rust"];
+const GRAMMARS: [&str; 5] = [
+    "tree-sitter",
+    "tree-sitter-c-sharp",
+    "tree-sitter-rust",
+    "tree-sitter-typescript",
+    "tree-sitter-javascript",
+];
 
 fn main() {
     let mut files = Vec::new();

@@ -18,12 +18,14 @@ use structgate::source::MemorySource;
 pub type Check = fn(&[u8]);
 
 /// The fuzz targets, by the name of their directory under `fuzz/regressions/`.
-pub const TARGETS: [(&str, Check); 5] = [
+pub const TARGETS: [(&str, Check); 7] = [
     ("limits", limits),
     ("context", context),
     ("baseline", baseline),
     ("measure_cs", measure_cs),
     ("measure_rs", measure_rs),
+    ("measure_ts", measure_ts),
+    ("measure_js", measure_js),
 ];
 
 /// `principles.md` → limits: no panic; every error names the file; every limit is a
@@ -127,6 +129,17 @@ pub fn measure_cs(data: &[u8]) {
 /// Arbitrary bytes as a Rust file.
 pub fn measure_rs(data: &[u8]) {
     measure_as("fuzz.rs", data);
+}
+
+/// Arbitrary bytes as a TypeScript file, with and without JSX (`.ts`, `.tsx`).
+pub fn measure_ts(data: &[u8]) {
+    measure_as("fuzz.ts", data);
+    measure_as("fuzz.tsx", data);
+}
+
+/// Arbitrary bytes as a JavaScript file.
+pub fn measure_js(data: &[u8]) {
+    measure_as("fuzz.js", data);
 }
 
 /// No panic; the same bytes measure the same twice (the per-thread parser keeps no state

@@ -47,6 +47,16 @@ pub fn run(cli: cli::Cli) -> Result<Exit> {
         None => std::env::current_dir().context("cannot read the current directory")?,
     };
     let con = &console;
+    let measures = matches!(
+        cli.command,
+        Command::Measure(_)
+            | Command::Gate(_)
+            | Command::Baseline(BaselineCommand::Init(_) | BaselineCommand::Refresh(_))
+    );
+    if measures {
+        // A grammar that won't load is exit 2 naming it (SPEC §6), not a file skipped.
+        measure::check_grammars()?;
+    }
     match cli.command {
         Command::Measure(args) => run_measure(cwd, args, con),
         Command::Limits(args) => run_limits(cwd, args, con),

@@ -10,6 +10,10 @@ use serde::{Deserialize, Serialize};
 pub enum Language {
     CSharp,
     Rust,
+    /// `.ts`, `.mts`, `.cts` and `.tsx` (SPEC §10).
+    TypeScript,
+    /// `.js`, `.jsx`, `.mjs`, `.cjs` (SPEC §10).
+    JavaScript,
     /// Markdown documents: measured for `file_bytes` and `loaded_bytes` only (SPEC §8).
     Markdown,
 }
@@ -23,16 +27,21 @@ impl Language {
         match ext.to_ascii_lowercase().as_str() {
             "cs" => Some(Language::CSharp),
             "rs" => Some(Language::Rust),
+            "ts" | "mts" | "cts" | "tsx" => Some(Language::TypeScript),
+            "js" | "jsx" | "mjs" | "cjs" => Some(Language::JavaScript),
             "md" => Some(Language::Markdown),
             _ => None,
         }
     }
 
-    /// The name used in JSON output (`csharp`, `rust`, `markdown`).
+    /// The name used in JSON output (`csharp`, `rust`, `typescript`, `javascript`,
+    /// `markdown`).
     pub fn key(self) -> &'static str {
         match self {
             Language::CSharp => "csharp",
             Language::Rust => "rust",
+            Language::TypeScript => "typescript",
+            Language::JavaScript => "javascript",
             Language::Markdown => "markdown",
         }
     }

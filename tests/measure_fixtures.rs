@@ -1,6 +1,7 @@
-//! The measurer against hand-checked fixtures: `fixtures/measure/expected.tsv` lists, for
-//! every file under `fixtures/measure/`, what SPEC §4 says measuring it gives; one loop
-//! checks them all.
+//! The measurer against hand-checked fixtures: for every file under `fixtures/measure/`,
+//! what SPEC §4 and §10 say measuring it gives — stated beside the code in the file's own
+//! `expect` lines (see [`stated`]), or for the C# and Rust files in
+//! `fixtures/measure/expected.tsv` — and one loop checks them all.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -51,10 +52,76 @@ fn by_path<'a>(rows: impl Iterator<Item = &'a str>) -> BTreeMap<String, Vec<Stri
 
 fn expected() -> BTreeMap<String, Vec<String>> {
     let text = std::fs::read_to_string(fixtures().join("expected.tsv")).unwrap();
-    by_path(
-        text.lines()
-            .filter(|l| !l.trim().is_empty() && !l.starts_with('#')),
-    )
+    let mut rows: Vec<String> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    for (path, bytes) in files_under(&fixtures(), "") {
+        rows.extend(stated(&path, &String::from_utf8_lossy(&bytes)));
+    }
+    by_path(rows.iter().map(String::as_str))
+}
+
+/// Every file under `dir` with its path relative to the fixtures, sorted.
+fn files_under(dir: &Path, rel: &str) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = if rel.is_empty() {
+            name
+        } else {
+            format!("{rel}/{name}")
+        };
+        if entry.file_type().unwrap().is_dir() {
+            files.extend(files_under(&entry.path(), &path));
+        } else {
+            files.push((path, std::fs::read(entry.path()).unwrap()));
+        }
+    }
+    files
+}
+
+/// The rows a fixture states beside its code, in the format of `expected.tsv`: every line
+/// that, after a comment leader (`//`, `#`, `*`, `--`) and spaces, reads `expect ` and
+/// then one of
+///
+/// ```text
+/// file LINES TYPES BYTES        the measured file
+/// function START-END NAME       a function unit (NAME last: it may hold spaces)
+/// type START-END NAME           a type unit
+/// warning TEXT                  a warning on the measured file
+/// skipped REASON | left-out REASON
+/// ```
+///
+/// so a fixture of any language describes itself in its own comment syntax.
+fn stated(path: &str, text: &str) -> Vec<String> {
+    let mut rows = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_start();
+        let Some(rest) = ["//", "#", "*", "--"]
+            .iter()
+            .find_map(|leader| line.strip_prefix(leader))
+            .and_then(|rest| rest.trim_start().strip_prefix("expect "))
+        else {
+            continue;
+        };
+        let (kind, fields) = rest.split_once(' ').unwrap_or((rest, ""));
+        let row = match kind {
+            "file" => fields.split(' ').collect::<Vec<_>>().join("\t"),
+            "function" | "type" => {
+                let (span, name) = fields.split_once(' ').expect("START-END NAME");
+                let (start, end) = span.split_once('-').expect("START-END");
+                format!("{name}\t{start}\t{end}")
+            }
+            "warning" | "skipped" | "left-out" => fields.to_string(),
+            other => panic!("{path}: unknown expectation {other:?}"),
+        };
+        rows.push(format!("{path}\t{kind}\t{row}"));
+    }
+    rows
 }
 
 #[test]

@@ -11,6 +11,7 @@ use tree_sitter::Node;
 
 use super::{
     collapse_whitespace, text, Decl, EntryPoint, EntryRole, KindInfo, Lang, Role, UnitDecl,
+    NO_BINDINGS,
 };
 use crate::model::{Language, UnitKind};
 
@@ -19,8 +20,12 @@ static KINDS: OnceLock<Vec<KindInfo>> = OnceLock::new();
 /// C# as data for the generic walk.
 pub static CSHARP: Lang = Lang {
     language: Language::CSharp,
+    name: "csharp",
     grammar,
     separator: ".",
+    unit_marks: b"{",
+    span_parents: &[],
+    bindings: &NO_BINDINGS,
     role_of,
     opaque_of,
     declare,

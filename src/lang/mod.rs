@@ -1,15 +1,32 @@
 //! Per-language data for the measurer (stage 2 of the pipeline): which node kinds are
-//! units and how they are named (SPEC §4). One file per language; the walk in
-//! `crate::measure` is generic over [`Lang`].
+//! units and how they are named (SPEC §4, §10). One file per language; the walk in
+//! `crate::measure` is generic over [`Lang`], and reads the [`Bindings`] and parent
+//! spans a language declares as data.
 
+mod binding;
 pub mod csharp;
+mod ecmascript;
+pub mod javascript;
 pub mod rust;
+pub mod typescript;
 
 use std::sync::OnceLock;
 
 use tree_sitter::{Node, Point};
 
 use crate::model::{Language, UnitKind};
+
+pub use binding::{Binder, Bindings, Bound, NO_BINDINGS};
+pub use ecmascript::left_out as ecmascript_left_out;
+
+/// Every grammar structgate parses with, TypeScript's TSX dialect included.
+pub const ALL: [&Lang; 5] = [
+    &csharp::CSHARP,
+    &rust::RUST,
+    &typescript::TYPESCRIPT,
+    &typescript::TSX,
+    &javascript::JAVASCRIPT,
+];
 
 /// What a node kind means to the generic walk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,6 +39,14 @@ pub enum Role {
     Item,
     /// An outer attribute written as a sibling before its item (Rust `#[...]`).
     Attribute,
+    /// A decorator: where it is a sibling before its declaration (TypeScript's `@Input()`
+    /// in a class body, `@Component(...)` before `export class`) the unit starts at it,
+    /// as at an attribute; what it holds is walked as code, named inside the
+    /// declaration it decorates (SPEC §10).
+    Decorator,
+    /// A node that binds a name to a value (see [`Binder`]): a unit or scope when its
+    /// value is one of the [`Bindings`] kinds.
+    Binding,
     /// A comment: it neither joins nor breaks a run of attributes.
     Comment,
 }
@@ -42,8 +67,11 @@ pub enum EntryRole {
 pub struct KindInfo {
     pub role: Role,
     /// A statement, expression or list that never holds a declaration without braces:
-    /// without a `{` inside it, the walk need not enter it.
+    /// without one of the language's [`Lang::unit_marks`] inside it, the walk need not
+    /// enter it.
     pub opaque: bool,
+    /// The binder of a [`Role::Binding`] kind.
+    pub binder: Option<&'static Binder>,
     pub entry: EntryRole,
 }
 
@@ -82,9 +110,22 @@ pub type ByteRange = (usize, usize);
 /// A measured language as data: its grammar, its roles by node kind and its naming.
 pub struct Lang {
     pub language: Language,
+    /// The grammar's name in messages (`tsx` for TypeScript's TSX dialect).
+    pub name: &'static str,
     pub grammar: fn() -> tree_sitter::Language,
     /// Joins scopes and the unit's own segment: `.` in C#, `::` in Rust.
     pub separator: &'static str,
+    /// Bytes of which an opaque node's text holds at least one when something inside it
+    /// may be a unit: `{` (every declaration that holds another has braces), and in
+    /// TypeScript and JavaScript `=` too (`const f = x => x` binds a function).
+    pub unit_marks: &'static [u8],
+    /// Parent kinds a unit starts at when it is their only named child of its kind:
+    /// `export_statement` (`export class`, and the decorators before it), a
+    /// `lexical_declaration` of one declarator (`const f = ...` starts at `const`).
+    /// Applied again from the parent up.
+    pub span_parents: &'static [&'static str],
+    /// The kinds that bind a name to a function, class or object literal.
+    pub bindings: &'static Bindings,
     /// The role of a node kind, by its name in the grammar.
     pub role_of: fn(&str) -> Role,
     /// Whether a node kind is opaque (see [`KindInfo::opaque`]), by its name.
@@ -111,8 +152,23 @@ impl Lang {
         match language {
             Language::CSharp => Some(&csharp::CSHARP),
             Language::Rust => Some(&rust::RUST),
+            Language::TypeScript => Some(&typescript::TYPESCRIPT),
+            Language::JavaScript => Some(&javascript::JAVASCRIPT),
             Language::Markdown => None,
         }
+    }
+
+    /// The grammar a file is parsed with: its language's, and TSX for `.tsx`.
+    pub fn for_path(path: &str) -> Option<&'static Lang> {
+        let language = Language::of_path(path)?;
+        let tsx = language == Language::TypeScript
+            && path
+                .rsplit_once('.')
+                .is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("tsx"));
+        if tsx {
+            return Some(&typescript::TSX);
+        }
+        Lang::of(language)
     }
 
     /// The role of a node, looked up by its kind id in a table built once.
@@ -127,6 +183,7 @@ impl Lang {
             role: Role::Other,
             opaque: true,
             entry: EntryRole::None,
+            binder: None,
         };
         if !node.is_named() {
             return ANONYMOUS;
@@ -139,6 +196,7 @@ impl Lang {
                 role: Role::Other,
                 opaque: false,
                 entry: EntryRole::None,
+                binder: None,
             })
     }
 
@@ -149,22 +207,37 @@ impl Lang {
             .map(|id| {
                 let id = u16::try_from(id).unwrap_or(u16::MAX);
                 match grammar.node_kind_for_id(id) {
-                    Some(kind) if grammar.node_kind_is_named(id) => KindInfo {
-                        role: (self.role_of)(kind),
-                        opaque: (self.opaque_of)(kind),
-                        entry: self
-                            .entry_point
-                            .as_ref()
-                            .map_or(EntryRole::None, |e| (e.role_of)(kind)),
-                    },
+                    Some(kind) if grammar.node_kind_is_named(id) => self.kind_info(kind),
                     _ => KindInfo {
                         role: Role::Other,
                         opaque: true,
                         entry: EntryRole::None,
+                        binder: None,
                     },
                 }
             })
             .collect()
+    }
+}
+
+impl Lang {
+    /// A named kind's info: a binder's role is [`Role::Binding`] unless the language
+    /// gives the kind a role of its own.
+    fn kind_info(&self, kind: &str) -> KindInfo {
+        let binder = self.bindings.binders.iter().find(|b| b.kind == kind);
+        let role = match (self.role_of)(kind) {
+            Role::Other if binder.is_some() => Role::Binding,
+            role => role,
+        };
+        KindInfo {
+            role,
+            opaque: (self.opaque_of)(kind),
+            binder: binder.filter(|_| role == Role::Binding),
+            entry: self
+                .entry_point
+                .as_ref()
+                .map_or(EntryRole::None, |e| (e.role_of)(kind)),
+        }
     }
 }
 

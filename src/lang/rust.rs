@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use tree_sitter::Node;
 
-use super::{text, Decl, KindInfo, Lang, Role, UnitDecl};
+use super::{text, Decl, KindInfo, Lang, Role, UnitDecl, NO_BINDINGS};
 use crate::model::{Language, UnitKind};
 
 static KINDS: OnceLock<Vec<KindInfo>> = OnceLock::new();
@@ -14,8 +14,12 @@ static KINDS: OnceLock<Vec<KindInfo>> = OnceLock::new();
 /// Rust as data for the generic walk.
 pub static RUST: Lang = Lang {
     language: Language::Rust,
+    name: "rust",
     grammar,
     separator: "::",
+    unit_marks: b"{",
+    span_parents: &[],
+    bindings: &NO_BINDINGS,
     role_of,
     opaque_of,
     declare,

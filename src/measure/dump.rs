@@ -10,7 +10,6 @@ use tree_sitter::Node;
 use super::lines::{parser_text, strip_bom};
 use super::parse;
 use crate::lang::{end_line, start_line, Lang};
-use crate::model::Language;
 
 /// The longest leaf text shown.
 const SHOWN_TEXT: usize = 40;
@@ -18,10 +17,10 @@ const SHOWN_TEXT: usize = 40;
 const SHOWN_DEPTH: usize = 64;
 
 /// One line per named node: `field: kind start-end`, leaves with their text, ERROR and
-/// MISSING marked. `None` when the path is not a parsed language (C#, Rust), the file is not
+/// MISSING marked. `None` when the path is not a parsed language (not Markdown), the file is not
 /// UTF-8, or the parser gives no tree.
 pub fn dump_tree(path: &str, bytes: &[u8]) -> Option<String> {
-    let lang = Lang::of(Language::of_path(path)?)?;
+    let lang = Lang::for_path(path)?;
     let src = strip_bom(bytes);
     let text = std::str::from_utf8(src).ok()?;
     let parsed = parser_text(lang, text);

@@ -148,13 +148,10 @@ pub fn left_out_by_path(path: &str) -> Option<LeftOutReason> {
 
 /// Loads every grammar once: an error here is a grammar that won't load (exit 2).
 pub fn check_grammars() -> anyhow::Result<()> {
-    for language in [Language::CSharp, Language::Rust] {
-        let Some(lang) = Lang::of(language) else {
-            continue;
-        };
+    for lang in crate::lang::ALL {
         Parser::new()
             .set_language(&(lang.grammar)())
-            .map_err(|e| anyhow::anyhow!("loading the {} grammar: {e}", language.key()))?;
+            .map_err(|e| anyhow::anyhow!("loading the {} grammar: {e}", lang.name))?;
     }
     Ok(())
 }
@@ -204,7 +201,7 @@ fn measure_text(
     timeout: Duration,
 ) -> Result<FileMeasure, SkipReason> {
     let no_grammar = || SkipReason::Unreadable("no grammar for the language".into());
-    let lang = Lang::of(language).ok_or_else(no_grammar)?;
+    let lang = Lang::for_path(path).ok_or_else(no_grammar)?;
     let parsed = lines::parser_text(lang, text);
     let tree = parse(lang, &parsed, timeout)?;
     let walked = walk::walk(lang, &tree, parsed.as_bytes());
@@ -288,22 +285,22 @@ fn directive_warning(lines: &[u32]) -> Option<String> {
 }
 
 thread_local! {
-    /// One parser per thread and language, made on first use.
-    static PARSERS: RefCell<Vec<(Language, Parser)>> = const { RefCell::new(Vec::new()) };
+    /// One parser per thread and grammar (by [`Lang::name`]), made on first use.
+    static PARSERS: RefCell<Vec<(&'static str, Parser)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Parses `text`, giving up after `timeout` (zero: never) with [`SkipReason::ParseTimeout`].
 fn parse(lang: &Lang, text: &str, timeout: Duration) -> Result<Tree, SkipReason> {
     let no_tree = || SkipReason::Unreadable("the parser gave no tree".into());
     PARSERS.with_borrow_mut(|parsers| {
-        let index = match parsers.iter().position(|(l, _)| *l == lang.language) {
+        let index = match parsers.iter().position(|(name, _)| *name == lang.name) {
             Some(index) => index,
             None => {
                 let mut parser = Parser::new();
                 parser
                     .set_language(&(lang.grammar)())
                     .map_err(|_| no_tree())?;
-                parsers.push((lang.language, parser));
+                parsers.push((lang.name, parser));
                 parsers.len() - 1
             }
         };

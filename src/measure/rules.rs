@@ -11,6 +11,9 @@ pub fn left_out_by_path(path: &str) -> Option<LeftOutReason> {
     match Language::of_path(file)? {
         Language::CSharp => csharp_dir(&parts).or_else(|| csharp_file(file)),
         Language::Rust => rust_dir(&parts).or_else(|| rust_file(file)),
+        Language::TypeScript | Language::JavaScript => {
+            crate::lang::ecmascript_left_out(&parts, file)
+        }
         Language::Markdown => None,
     }
 }

@@ -10,11 +10,17 @@
 //! so such a subtree holds no unit, no scope and no attribute that applies to anything
 //! inside it. In a file that parsed without errors, nodes are not asked whether they are
 //! errors.
+//!
+//! What a language declares as data, the walk applies to every language alike: a binder
+//! node makes the unit or scope its value calls for (`crate::lang::Bindings`) and claims
+//! that value, whose own name gives way; a unit starts at a parent of one of
+//! `Lang::span_parents` kinds whose only child of its kind it is; a decorator is walked
+//! inside the scope of the declaration it decorates.
 
 use tree_sitter::{Node, Point, Tree};
 
 use super::NAME_BUDGET_BYTES;
-use crate::lang::{end_line, start_line, EntryRole, Lang, Role};
+use crate::lang::{end_line, start_line, Binder, Decl, EntryRole, Lang, Role};
 use crate::model::Unit;
 
 /// What one walk found in a file.
@@ -46,12 +52,16 @@ struct Scope {
     segment: String,
 }
 
-struct Walker<'a> {
+struct Walker<'a, 't> {
     lang: &'a Lang,
     src: &'a [u8],
     /// False when the whole tree is free of ERROR and MISSING nodes.
     errors: bool,
     scopes: Vec<Scope>,
+    /// The node being visited at each depth, the root first.
+    path: Vec<Node<'t>>,
+    /// Value nodes a binding claimed, with the binder's depth: not declared again.
+    claimed: Vec<(usize, usize)>,
     /// One run per level of the cursor: the siblings being visited at that depth.
     runs: Vec<AttributeRun>,
     /// Bytes of unit names so far.
@@ -70,6 +80,8 @@ pub fn walk(lang: &Lang, tree: &Tree, src: &[u8]) -> Walked {
         src,
         errors: tree.root_node().has_error(),
         scopes: Vec::new(),
+        path: Vec::new(),
+        claimed: Vec::new(),
         runs: vec![AttributeRun::default()],
         name_bytes: 0,
         entry: None,
@@ -102,12 +114,14 @@ pub fn walk(lang: &Lang, tree: &Tree, src: &[u8]) -> Walked {
     }
 }
 
-impl Walker<'_> {
+impl<'t> Walker<'_, 't> {
     /// Visits a node; returns whether to descend into it.
-    fn enter(&mut self, node: Node, depth: usize) -> bool {
+    fn enter(&mut self, node: Node<'t>, depth: usize) -> bool {
         if self.errors && (node.is_error() || node.is_missing()) {
             self.out.error_lines.push(start_line(node.start_position()));
         }
+        self.path.truncate(depth);
+        self.path.push(node);
         let kind = self.lang.kind(node);
         match kind.entry {
             EntryRole::None => {}
@@ -127,11 +141,15 @@ impl Walker<'_> {
                 run.test |= test;
                 return false;
             }
+            Role::Decorator => {
+                self.decorate(node, depth);
+                return true;
+            }
             Role::Comment => {
                 self.check_comment(node);
                 return false;
             }
-            Role::Decl | Role::Item | Role::Other => {}
+            Role::Decl | Role::Binding | Role::Item | Role::Other => {}
         }
         let run = std::mem::take(self.run());
         if !node.is_named() {
@@ -143,22 +161,25 @@ impl Walker<'_> {
             self.out.test_spans.push(span);
             return false;
         }
-        if role == Role::Decl {
-            self.declare(node, depth, start);
+        match role {
+            Role::Decl => self.declare(node, depth, start),
+            Role::Binding => self.bind(node, kind.binder, depth, start),
+            _ => {}
         }
         !kind.opaque || self.may_hold_units(node)
     }
 
     /// Whether an opaque node's subtree may hold a unit, an error or a block comment the
-    /// language checks: it has a `{`, an error or a `/*`.
+    /// language checks: it has one of the language's unit marks (`{`), an error or a `/*`.
     fn may_hold_units(&self, node: Node) -> bool {
         let bytes = self.src.get(node.start_byte()..node.end_byte());
+        let marks = self.lang.unit_marks;
         let checks_comments = self.lang.comment_directive_line.is_some();
         bytes.is_none_or(|b| {
-            b.contains(&b'{') || (checks_comments && b.windows(2).any(|w| w == b"/*"))
+            b.iter().any(|c| marks.contains(c))
+                || (checks_comments && b.windows(2).any(|w| w == b"/*"))
         }) || (self.errors && node.has_error())
     }
-
     /// Records the line of a comment that begins with a directive, for a language that
     /// checks its comments.
     fn check_comment(&mut self, node: Node) {
@@ -173,11 +194,95 @@ impl Walker<'_> {
         }
     }
 
-    fn declare(&mut self, node: Node, depth: usize, start: Point) {
-        let Some(decl) = (self.lang.declare)(node, self.src) else {
+    fn declare(&mut self, node: Node<'t>, depth: usize, start: Point) {
+        if self.claimed.iter().any(|&(_, id)| id == node.id()) {
             return;
+        }
+        if let Some(decl) = (self.lang.declare)(node, self.src) {
+            self.add(decl, node, depth, start);
+        }
+    }
+
+    /// A binder node: the unit or scope its value makes, the value claimed.
+    fn bind(&mut self, node: Node<'t>, binder: Option<&Binder>, depth: usize, start: Point) {
+        let parent = self.parent(depth);
+        let bound = binder.and_then(|b| self.lang.bindings.bind(b, node, parent, self.src));
+        if let Some(bound) = bound {
+            let claimed = bound.claimed.iter().map(|c| (depth, c.id()));
+            self.claimed.extend(claimed);
+            self.add(bound.decl, node, depth, start);
+        }
+    }
+
+    /// A decorator: the unit it decorates starts at it, and what it holds is named
+    /// inside that unit's scope, which is open while the decorator is walked.
+    fn decorate(&mut self, node: Node<'t>, depth: usize) {
+        let run = self.run();
+        run.start = run.start.or(Some(node.start_position()));
+        if let Some(segment) = self.decorated_scope(node, depth) {
+            self.scopes.push(Scope { depth, segment });
+        }
+    }
+
+    /// The scope of the declaration a sibling decorator decorates: the next named sibling
+    /// that is no decorator, attribute or comment.
+    fn decorated_scope(&self, node: Node<'t>, depth: usize) -> Option<String> {
+        let parent = self.parent(depth)?;
+        let mut cursor = parent.walk();
+        let target = parent
+            .named_children(&mut cursor)
+            .skip_while(|c| c.id() != node.id())
+            .find(|c| {
+                let role = self.lang.role(*c);
+                !matches!(role, Role::Decorator | Role::Attribute | Role::Comment)
+            })?;
+        let info = self.lang.kind(target);
+        let decl = match info.role {
+            Role::Decl => (self.lang.declare)(target, self.src),
+            Role::Binding => {
+                let bound = self
+                    .lang
+                    .bindings
+                    .bind(info.binder?, target, Some(parent), self.src);
+                bound.map(|b| b.decl)
+            }
+            _ => None,
         };
+        decl?.scope
+    }
+
+    /// The parent of the node at `depth`.
+    fn parent(&self, depth: usize) -> Option<Node<'t>> {
+        self.path.get(depth.checked_sub(1)?).copied()
+    }
+
+    /// Where the unit of the node at `depth` starts: at `start`, or earlier at each
+    /// parent of a [`Lang::span_parents`] kind that holds no other named child of the
+    /// node's kind (`export const f = ...` starts at `export`).
+    fn unit_start(&self, node: Node<'t>, depth: usize, start: Point) -> Point {
+        let (mut start, mut child, mut at) = (start, node, depth);
+        while let Some(parent) = self.parent(at) {
+            if !self.lang.span_parents.contains(&parent.kind()) {
+                break;
+            }
+            let mut cursor = parent.walk();
+            let same = parent
+                .named_children(&mut cursor)
+                .filter(|c| c.kind_id() == child.kind_id())
+                .count();
+            if same > 1 {
+                break;
+            }
+            start = start.min(parent.start_position());
+            (child, at) = (parent, at - 1);
+        }
+        start
+    }
+
+    /// Adds a declaration's unit and opens its scope.
+    fn add(&mut self, decl: Decl, node: Node<'t>, depth: usize, start: Point) {
         if let Some(unit) = decl.unit {
+            let start = self.unit_start(node, depth, start);
             let mut name = String::new();
             for scope in &self.scopes {
                 name.push_str(&scope.segment);
@@ -214,10 +319,13 @@ impl Walker<'_> {
         self.out
     }
 
-    /// Leaves the node at `depth`: the scopes it opened close.
+    /// Leaves the node at `depth`: the scopes it opened close, its claims end.
     fn leave(&mut self, depth: usize) {
         while self.scopes.last().is_some_and(|s| s.depth >= depth) {
             self.scopes.pop();
+        }
+        while self.claimed.last().is_some_and(|c| c.0 >= depth) {
+            self.claimed.pop();
         }
     }
 

@@ -115,17 +115,17 @@ fn widths(report: &MeasureReport) -> (usize, usize) {
 /// for a Markdown document.
 fn file_size(m: &FileMeasure) -> String {
     match (&m.loaded, m.language) {
-        (_, Language::CSharp | Language::Rust) => format!(
-            "{} lines, {}, {} bytes",
-            m.lines,
-            count(m.types as usize, "type"),
-            m.bytes
-        ),
         (Some(loaded), Language::Markdown) => format!(
             "{} lines, {} bytes, loads {} bytes",
             m.lines, m.bytes, loaded.bytes
         ),
         (None, Language::Markdown) => format!("{} lines, {} bytes", m.lines, m.bytes),
+        _ => format!(
+            "{} lines, {}, {} bytes",
+            m.lines,
+            count(m.types as usize, "type"),
+            m.bytes
+        ),
     }
 }
 

@@ -1,0 +1,2 @@
+a = b = c = function () {};
+module.exports = { x: { y: () => {} }, [k]: class {

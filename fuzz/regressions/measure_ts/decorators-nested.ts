@@ -1,0 +1,3 @@
+@a(class { @b(class { @c m() {} }) n() {} })
+export class X {
+  @d

@@ -1,0 +1,2 @@
+export const Menu = React.memo(<T,>(p: T) => {
+  const x = <div onClick={function h() {}} />

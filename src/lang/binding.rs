@@ -1,0 +1,144 @@
+//! Bindings as data for the generic walk (stage 2, SPEC §10 "Bindings"): the node kinds
+//! that bind a name to a value (`const f = ...`, `key: ...`, `a.b = ...`), and what a
+//! bound value becomes — a function unit, a type unit or a naming scope — by its kind.
+//! Any language declares its [`Bindings`]; C# and Rust have none.
+
+use tree_sitter::Node;
+
+use super::{Decl, UnitDecl};
+use crate::model::UnitKind;
+
+/// A node kind that binds a name to a value.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Binder {
+    pub kind: &'static str,
+    /// The field that holds the name; `None` when the name is [`Binder::fixed_name`].
+    pub name_field: Option<&'static str>,
+    /// The name of a binder without a name field (`default` for `export default`).
+    pub fixed_name: &'static str,
+    /// The field that holds the value; a binder without one binds nothing.
+    pub value_field: &'static str,
+    /// Parent kinds the binder binds in; empty: anywhere.
+    pub within: &'static [&'static str],
+}
+
+/// What a language binds: its binders, and what a value of each kind becomes when bound.
+#[derive(Debug)]
+pub struct Bindings {
+    pub binders: &'static [Binder],
+    /// Values that are a function unit named by the binding (functions, arrow functions).
+    pub functions: &'static [&'static str],
+    /// Values that are a type unit named by the binding (class expressions).
+    pub types: &'static [&'static str],
+    /// Values that are a naming scope only (object literals).
+    pub scopes: &'static [&'static str],
+    /// Calls, with their arguments field: a call with a function argument is one function
+    /// unit named by the binding (`const Menu = React.memo((props) => {...})`).
+    pub calls: &'static [(&'static str, &'static str)],
+    /// Wrappers that don't unbind (parentheses, type assertions), each with the index of
+    /// the named child that is the wrapped value.
+    pub wrappers: &'static [(&'static str, usize)],
+    /// The name a binder's name node gives; `None` when it names no single thing (a
+    /// destructuring pattern).
+    pub name_of: fn(Node, &[u8]) -> Option<String>,
+}
+
+/// No binders: every unit is a declaration node.
+pub const NO_BINDINGS: Bindings = Bindings {
+    binders: &[],
+    functions: &[],
+    types: &[],
+    scopes: &[],
+    calls: &[],
+    wrappers: &[],
+    name_of: |_, _| None,
+};
+
+/// What one binder node binds: the unit and scope it makes, and the value nodes it claims
+/// (their own declaration gives way to the binding: `Foo.prototype.m = function named()`
+/// is `Foo.prototype.m`).
+#[derive(Debug)]
+pub struct Bound<'t> {
+    pub decl: Decl,
+    pub claimed: Vec<Node<'t>>,
+}
+
+/// What a bound value is, by its kind.
+enum Value {
+    Function,
+    Type,
+    Scope,
+}
+
+impl Bindings {
+    /// What `node`, of `binder`'s kind, binds; `None` when its value is none of the bound
+    /// kinds, it names nothing, or its `parent` is not one the binder binds in.
+    pub fn bind<'t>(
+        &self,
+        binder: &Binder,
+        node: Node<'t>,
+        parent: Option<Node>,
+        src: &[u8],
+    ) -> Option<Bound<'t>> {
+        if !binder.within.is_empty() && !parent.is_some_and(|p| binder.within.contains(&p.kind())) {
+            return None;
+        }
+        let value = self.unwrap(node.child_by_field_name(binder.value_field)?);
+        let (what, claimed) = self.classify(value)?;
+        let name = match binder.name_field {
+            Some(field) => (self.name_of)(node.child_by_field_name(field)?, src)?,
+            None => binder.fixed_name.to_string(),
+        };
+        let unit = |kind| UnitDecl {
+            kind,
+            name: name.clone(),
+            counts_as_type: kind == UnitKind::Type,
+        };
+        let unit = match what {
+            Value::Function => Some(unit(UnitKind::Function)),
+            Value::Type => Some(unit(UnitKind::Type)),
+            Value::Scope => None,
+        };
+        Some(Bound {
+            decl: Decl {
+                unit,
+                scope: Some(name),
+            },
+            claimed,
+        })
+    }
+
+    /// The value inside any wrappers that don't unbind.
+    fn unwrap<'t>(&self, mut value: Node<'t>) -> Node<'t> {
+        while let Some(&(_, index)) = self.wrappers.iter().find(|(k, _)| *k == value.kind()) {
+            match value.named_child(index) {
+                Some(inner) => value = inner,
+                None => break,
+            }
+        }
+        value
+    }
+
+    /// What a value is when bound, and the nodes the binding claims.
+    fn classify<'t>(&self, value: Node<'t>) -> Option<(Value, Vec<Node<'t>>)> {
+        let kind = value.kind();
+        if self.functions.contains(&kind) {
+            return Some((Value::Function, vec![value]));
+        }
+        if self.types.contains(&kind) {
+            return Some((Value::Type, vec![value]));
+        }
+        if self.scopes.contains(&kind) {
+            return Some((Value::Scope, Vec::new()));
+        }
+        let &(_, field) = self.calls.iter().find(|(k, _)| *k == kind)?;
+        let arguments = value.child_by_field_name(field)?;
+        let mut cursor = arguments.walk();
+        let functions: Vec<Node> = arguments
+            .named_children(&mut cursor)
+            .map(|a| self.unwrap(a))
+            .filter(|a| self.functions.contains(&a.kind()))
+            .collect();
+        (!functions.is_empty()).then_some((Value::Function, functions))
+    }
+}

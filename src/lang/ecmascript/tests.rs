@@ -1,0 +1,88 @@
+//! Unit tests of TypeScript and JavaScript through the walk: grammars by extension,
+//! decorators, claims, and hostile nesting.
+
+use crate::measure::{dump_tree, measure_file, Options};
+use crate::model::{FileMeasure, FileOutcome};
+
+fn measured(path: &str, src: &str) -> FileMeasure {
+    match measure_file(path, src.as_bytes(), &Options::default()) {
+        Some(FileOutcome::Measured(m)) => m,
+        other => panic!("{path} not measured: {other:?}"),
+    }
+}
+
+fn names(m: &FileMeasure) -> Vec<(&str, u32, u32)> {
+    m.units
+        .iter()
+        .map(|u| (u.name.as_str(), u.start_line, u.end_line))
+        .collect()
+}
+
+#[test]
+fn tsx_files_parse_with_the_tsx_grammar_and_ts_files_without() {
+    let jsx = "const a = <div onClick={() => {}} />;\n";
+    assert_eq!(measured("a.tsx", jsx).warnings, Vec::<String>::new());
+    assert_eq!(measured("A.TSX", jsx).warnings, Vec::<String>::new());
+    assert_eq!(measured("a.jsx", jsx).warnings, Vec::<String>::new());
+    assert_eq!(measured("a.js", jsx).warnings, Vec::<String>::new());
+    assert_eq!(
+        measured("a.ts", jsx).warnings,
+        ["syntax error at line 1; measured what parsed"]
+    );
+    let assertion = "const f = <Factory>(() => {});\n";
+    assert_eq!(names(&measured("a.ts", assertion)), [("f", 1, 1)]);
+    assert_eq!(
+        names(&measured("a.tsx", "const id = <T,>(x: T) => x;\n")),
+        [("id", 1, 1)]
+    );
+}
+
+#[test]
+fn what_a_method_decorator_holds_is_named_inside_the_method() {
+    let src = "class A {\n  @Hook({ run() {}, done: () => {} })\n  m() {}\n}\n";
+    assert_eq!(
+        names(&measured("a.ts", src)),
+        [
+            ("A", 1, 4),
+            ("A.m", 2, 3),
+            ("A.m.done", 2, 2),
+            ("A.m.run", 2, 2)
+        ]
+    );
+}
+
+#[test]
+fn a_claim_ends_with_its_binding() {
+    let src = "const a = wrap(function inner() {});\nlater(function own() {});\n";
+    assert_eq!(names(&measured("a.js", src)), [("a", 1, 1), ("own", 2, 2)]);
+}
+
+#[test]
+fn twenty_thousand_nested_callbacks_do_not_overflow_the_stack() {
+    let depth = 20_000;
+    let src = format!(
+        "export function f() {{\n{}\n{}\n}}\n",
+        "g(() => {".repeat(depth),
+        "});".repeat(depth)
+    );
+    assert_eq!(names(&measured("deep.ts", &src)), [("f", 1, 4)]);
+    assert_eq!(names(&measured("deep.js", &src)), [("f", 1, 4)]);
+    assert!(dump_tree("deep.tsx", src.as_bytes()).is_some());
+}
+
+#[test]
+fn the_dump_shows_typescript_trees() {
+    let dump = dump_tree("a.ts", b"@d\nexport class A {}\n").unwrap();
+    let expected = "\
+program 1-2
+  export_statement 1-2
+    decorator: decorator 1-1
+      identifier 1-1 \"d\"
+    declaration: class_declaration 2-2
+      name: type_identifier 2-2 \"A\"
+      body: class_body 2-2
+";
+    assert_eq!(dump, expected);
+    let dump = dump_tree("a.js", b"exports.f = () => 1;\n").unwrap();
+    assert!(dump.contains("    assignment_expression 1-1\n"), "{dump}");
+}

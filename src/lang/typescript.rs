@@ -1,0 +1,99 @@
+//! TypeScript for the measurer (stage 2, SPEC §10): `.ts`, `.mts`, `.cts`, and `.tsx`
+//! with the TSX grammar. JavaScript's units and bindings (`ecmascript.rs`), plus overload
+//! and declared signatures, interface and abstract members, interfaces and enums; type
+//! aliases, namespaces and `declare module` blocks are neither units nor scopes.
+
+use std::sync::OnceLock;
+
+use tree_sitter::Node;
+
+use super::ecmascript::{self, binder, FUNCTION_VALUES, SPAN_PARENTS};
+use super::{Binder, Bindings, Decl, KindInfo, Lang, Role};
+use crate::model::Language;
+
+static KINDS: OnceLock<Vec<KindInfo>> = OnceLock::new();
+static TSX_KINDS: OnceLock<Vec<KindInfo>> = OnceLock::new();
+
+/// TypeScript as data for the generic walk.
+pub static TYPESCRIPT: Lang = typescript(
+    "typescript",
+    || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+    &KINDS,
+);
+
+/// TypeScript with JSX (`.tsx`): the same data over the TSX grammar.
+pub static TSX: Lang = typescript(
+    "tsx",
+    || tree_sitter_typescript::LANGUAGE_TSX.into(),
+    &TSX_KINDS,
+);
+
+const fn typescript(
+    name: &'static str,
+    grammar: fn() -> tree_sitter::Language,
+    kinds: &'static OnceLock<Vec<KindInfo>>,
+) -> Lang {
+    Lang {
+        language: Language::TypeScript,
+        name,
+        grammar,
+        separator: ".",
+        unit_marks: b"{=",
+        span_parents: &SPAN_PARENTS,
+        bindings: &BINDINGS,
+        role_of,
+        opaque_of: ecmascript::opaque_of,
+        declare,
+        is_test_attribute: |_, _| false,
+        entry_point: None,
+        blanked_ranges: None,
+        comment_directive_line: None,
+        kinds,
+    }
+}
+
+const FUNCTIONS: [&str; 8] = [
+    ecmascript::FUNCTIONS[0],
+    ecmascript::FUNCTIONS[1],
+    ecmascript::FUNCTIONS[2],
+    ecmascript::FUNCTIONS[3],
+    ecmascript::FUNCTIONS[4],
+    "function_signature",
+    "method_signature",
+    "abstract_method_signature",
+];
+
+const TYPES: [&str; 5] = [
+    "class_declaration",
+    "abstract_class_declaration",
+    "class",
+    "interface_declaration",
+    "enum_declaration",
+];
+
+static BINDERS: [Binder; 5] =
+    ecmascript::binders(binder("public_field_definition", "name", "value"));
+
+static BINDINGS: Bindings = Bindings {
+    binders: &BINDERS,
+    functions: &FUNCTION_VALUES,
+    types: &["class"],
+    scopes: &["object"],
+    calls: &[("call_expression", "arguments")],
+    wrappers: &[
+        ("parenthesized_expression", 0),
+        ("as_expression", 0),
+        ("satisfies_expression", 0),
+        ("non_null_expression", 0),
+        ("type_assertion", 1),
+    ],
+    name_of: ecmascript::name_of,
+};
+
+fn role_of(kind: &str) -> Role {
+    ecmascript::role_of(kind, &FUNCTIONS, &TYPES)
+}
+
+fn declare(node: Node, src: &[u8]) -> Option<Decl> {
+    ecmascript::declare(node, src, &TYPES)
+}
