@@ -71,6 +71,25 @@ fn twenty_thousand_nested_blocks_do_not_overflow_the_stack() {
 }
 
 #[test]
+fn deep_expressions_are_walked_in_linear_time() {
+    // Each level of parentheses holds the `{` or `/*` at the bottom: asking each level's
+    // text for one would scan the file once per level.
+    let depth = 100_000;
+    let (open, close) = ("(".repeat(depth), ")".repeat(depth));
+    let started = std::time::Instant::now();
+    for bottom in ["/* c */ 1", "() => { }"] {
+        let src = format!("class C {{ void M() {{ var x = {open}{bottom}{close}; }} }}\n");
+        let m = measured("Deep.cs", &src);
+        assert_eq!(names(&m), [("C", 1, 1), ("C.M", 1, 1)]);
+    }
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
 fn nested_functions_nest_their_names() {
     let src = "fn a() { fn b() { fn c() {} } }\n";
     let m = measured("n.rs", src);

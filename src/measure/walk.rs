@@ -9,13 +9,19 @@
 //! `impl`, a trait, a module, a function body, a lambda's block) is written with braces,
 //! so such a subtree holds no unit, no scope and no attribute that applies to anything
 //! inside it. In a file that parsed without errors, nodes are not asked whether they are
-//! errors.
+//! errors. A language that checks its block comments (C#, for directive lines inside
+//! them) also enters an opaque node holding a `/*`. Whether a node holds a unit mark or
+//! a `/*` is looked up in the file's marks, never by scanning the node's text, so a
+//! deeply nested expression costs its size once, not once per level.
 //!
 //! What a language declares as data, the walk applies to every language alike: a binder
 //! node makes the unit or scope its value calls for (`crate::lang::Bindings`) and claims
 //! that value, whose own name gives way; a unit starts at a parent of one of
 //! `Lang::span_parents` kinds whose only child of its kind it is; a decorator is walked
 //! inside the scope of the declaration it decorates.
+//!
+//! C# top-level statements form one more unit (`crate::lang::EntryPoint`), from the
+//! first statement seen to the last one before the first type or namespace.
 
 use tree_sitter::{Node, Point, Tree};
 
@@ -52,9 +58,43 @@ struct Scope {
     segment: String,
 }
 
+/// Where a byte (or a two-byte pattern) occurs in a file, to ask of any node whether its
+/// bytes hold one in logarithmic time: a walk that asked each node's text would scan a
+/// deeply nested expression once per level.
+#[derive(Debug, Default)]
+struct Marks(Vec<usize>);
+
+impl Marks {
+    fn of(src: &[u8], pattern: &[u8]) -> Marks {
+        Marks(
+            src.windows(pattern.len())
+                .enumerate()
+                .filter(|(_, w)| *w == pattern)
+                .map(|(i, _)| i)
+                .collect(),
+        )
+    }
+
+    /// Every offset holding one of `bytes`.
+    fn of_any(src: &[u8], bytes: &[u8]) -> Marks {
+        let offsets = src.iter().enumerate().filter(|(_, b)| bytes.contains(b));
+        Marks(offsets.map(|(i, _)| i).collect())
+    }
+
+    /// Whether a mark starts within `start..end`.
+    fn any_in(&self, start: usize, end: usize) -> bool {
+        let first = self.0.partition_point(|&m| m < start);
+        self.0.get(first).is_some_and(|&m| m < end)
+    }
+}
+
 struct Walker<'a, 't> {
     lang: &'a Lang,
     src: &'a [u8],
+    /// Every one of the language's unit marks (`{`) in the file.
+    unit_marks: Marks,
+    /// Every `/*` of the file, for a language that checks its block comments.
+    comment_opens: Marks,
     /// False when the whole tree is free of ERROR and MISSING nodes.
     errors: bool,
     scopes: Vec<Scope>,
@@ -75,9 +115,15 @@ struct Walker<'a, 't> {
 
 /// Walks `tree` once and collects what SPEC §4 measures.
 pub fn walk(lang: &Lang, tree: &Tree, src: &[u8]) -> Walked {
+    let comment_opens = match lang.comment_directive_line {
+        Some(_) => Marks::of(src, b"/*"),
+        None => Marks::default(),
+    };
     let mut walker = Walker {
         lang,
         src,
+        unit_marks: Marks::of_any(src, lang.unit_marks),
+        comment_opens,
         errors: tree.root_node().has_error(),
         scopes: Vec::new(),
         path: Vec::new(),
@@ -172,13 +218,10 @@ impl<'t> Walker<'_, 't> {
     /// Whether an opaque node's subtree may hold a unit, an error or a block comment the
     /// language checks: it has one of the language's unit marks (`{`), an error or a `/*`.
     fn may_hold_units(&self, node: Node) -> bool {
-        let bytes = self.src.get(node.start_byte()..node.end_byte());
-        let marks = self.lang.unit_marks;
-        let checks_comments = self.lang.comment_directive_line.is_some();
-        bytes.is_none_or(|b| {
-            b.iter().any(|c| marks.contains(c))
-                || (checks_comments && b.windows(2).any(|w| w == b"/*"))
-        }) || (self.errors && node.has_error())
+        let (start, end) = (node.start_byte(), node.end_byte());
+        self.unit_marks.any_in(start, end)
+            || self.comment_opens.any_in(start, end)
+            || (self.errors && node.has_error())
     }
     /// Records the line of a comment that begins with a directive, for a language that
     /// checks its comments.

@@ -180,8 +180,9 @@ impl Lexer<'_> {
         }
     }
 
-    /// `"`, `@"`, `$"`, `$@"`, `@$"`, `"""`, `$$"""`: pushes the string; false when `$`
-    /// or `@` starts no string (a verbatim identifier `@class`).
+    /// `"`, `@"`, `$"`, `$@"`, `@$"`, `"""`, `$$"""`: pushes the string. A run of `$` or
+    /// an `@` that starts no string (a verbatim identifier `@class`) is stepped over whole,
+    /// so a long run costs its length once.
     fn string_start(&mut self) -> bool {
         let mut at = self.at;
         let dollars = self.src[at..].iter().take_while(|&&b| b == b'$').count();
@@ -189,11 +190,17 @@ impl Lexer<'_> {
         let verbatim = self.src.get(at) == Some(&b'@');
         at += usize::from(verbatim);
         if dollars == 0 && verbatim && self.src.get(at) == Some(&b'$') {
-            return self.interpolated_verbatim(at);
+            if !self.interpolated_verbatim(at) {
+                self.at = at;
+            }
+            return true;
         }
         let quotes = self.src[at..].iter().take_while(|&&b| b == b'"').count();
         let quote = match quotes {
-            0 => return false,
+            0 => {
+                self.at = at.max(self.at + 1);
+                return true;
+            }
             _ if verbatim => Quote::Verbatim,
             1 | 2 => Quote::Regular,
             n => Quote::Raw(n),

@@ -145,3 +145,19 @@ fn a_comment_holding_a_directive_line_names_it() {
     );
     assert_eq!(comment_directive_line("// #if x"), None);
 }
+
+#[test]
+fn long_runs_cost_their_length_once() {
+    let started = std::time::Instant::now();
+    let dollars = "$".repeat(1 << 20);
+    assert_eq!(blanked_ranges(&dollars), []);
+    let ats = format!("{}\n#region x\n", "@".repeat(1 << 20));
+    assert_eq!(blanked_ranges(&ats).len(), 1);
+    let holes = format!("{}\n#region x\n", "$\"{".repeat(1 << 18));
+    assert_eq!(blanked_ranges(&holes), []);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+}
