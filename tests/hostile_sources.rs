@@ -145,6 +145,16 @@ fn lone_cr_line_ends_count_as_line_breaks() {
 }
 
 #[test]
+fn csharp_unicode_line_separators_end_lines_and_comments() {
+    let s = Scenario::feature_of_inventory();
+    // The compiler ends the comment, and every line, at U+2028: a 40-line method on what
+    // an editor that knows only `\n` shows as one line.
+    let hidden = small_class(40, "\u{2028}", ("    // note", "")).replacen("\u{2028}", "\n", 2);
+    s.write("src/Small.cs", &hidden);
+    assert_gate_fails_on_small_run(&s, 40);
+}
+
+#[test]
 fn extensions_match_in_any_case() {
     let s = Scenario::feature_of_inventory();
     s.write("src/Big2.CS", &cs_class("Big2", &[("Grown", 40)]));

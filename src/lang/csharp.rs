@@ -30,6 +30,7 @@ pub static CSHARP: Lang = Lang {
     opaque_of,
     declare,
     is_test_attribute: |_, _| false,
+    line_separators: &['\u{85}', '\u{2028}', '\u{2029}'],
     blanked_ranges: Some(directives::blanked_ranges),
     comment_directive_line: Some(directives::comment_directive_line),
     entry_point: Some(EntryPoint {

@@ -26,6 +26,8 @@ pub static JAVASCRIPT: Lang = Lang {
     declare,
     is_test_attribute: |_, _| false,
     entry_point: None,
+    // ECMAScript ends lines (and `//` comments) at U+2028 and U+2029 too.
+    line_separators: &['\u{2028}', '\u{2029}'],
     blanked_ranges: None,
     comment_directive_line: None,
     kinds: &KINDS,

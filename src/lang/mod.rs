@@ -134,6 +134,9 @@ pub struct Lang {
     pub declare: fn(Node, &[u8]) -> Option<Decl>,
     /// Whether an attribute node leaves its item out as test code (Rust `#[cfg(test)]`).
     pub is_test_attribute: fn(Node, &[u8]) -> bool,
+    /// Characters that end a line besides `\n`, `\r\n` and a lone `\r` (C#: U+0085,
+    /// U+2028, U+2029, as the compiler reads them).
+    pub line_separators: &'static [char],
     /// Byte ranges of a file's text that the parser must see as spaces: text the compiler
     /// never reads as code but the grammar would (C# directive messages).
     pub blanked_ranges: Option<fn(&str) -> Vec<ByteRange>>,

@@ -24,6 +24,7 @@ pub static RUST: Lang = Lang {
     opaque_of,
     declare,
     is_test_attribute,
+    line_separators: &[],
     blanked_ranges: None,
     comment_directive_line: None,
     entry_point: None,

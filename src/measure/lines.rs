@@ -101,21 +101,17 @@ pub fn lines(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// The text the parser of `lang` sees: every lone `\r` made a `\n` (the parser counts
-/// rows by `\n` alone) and the language's blanked ranges made spaces, byte for byte, so
-/// every offset and line of the file stays where it was.
+/// rows by `\n` alone), each of the language's own line separators made spaces ending in
+/// a `\n` (C# ends lines at U+0085, U+2028 and U+2029 too), then the language's blanked
+/// ranges made spaces; byte for byte, so every offset stays where it was and every line
+/// starts where the compiler starts it.
 pub fn parser_text<'a>(lang: &Lang, text: &'a str) -> Cow<'a, str> {
-    let blanks = lang.blanked_ranges.map(|f| f(text)).unwrap_or_default();
-    let bytes = text.as_bytes();
-    let lone_cr = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
-    if blanks.is_empty() && !(0..bytes.len()).any(lone_cr) {
-        return Cow::Borrowed(text);
+    let ends = line_ends(lang, text);
+    let blanks = lang.blanked_ranges.map(|f| f(&ends)).unwrap_or_default();
+    if blanks.is_empty() {
+        return ends;
     }
-    let mut copy = bytes.to_vec();
-    for (i, b) in copy.iter_mut().enumerate() {
-        if lone_cr(i) {
-            *b = b'\n';
-        }
-    }
+    let mut copy = ends.into_owned().into_bytes();
     for (from, to) in blanks {
         if let Some(range) = copy.get_mut(from..to) {
             range.fill(b' ');
@@ -123,6 +119,28 @@ pub fn parser_text<'a>(lang: &Lang, text: &'a str) -> Cow<'a, str> {
     }
     // Only ASCII bytes changed, over whole characters: still UTF-8.
     Cow::Owned(String::from_utf8(copy).unwrap_or_else(|_| text.to_string()))
+}
+
+/// `text` with every line break the parser wouldn't see as one made a `\n`.
+fn line_ends<'a>(lang: &Lang, text: &'a str) -> Cow<'a, str> {
+    let bytes = text.as_bytes();
+    let lone_cr = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+    let separators = lang.line_separators;
+    if !(0..bytes.len()).any(lone_cr) && !text.contains(separators) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        if c == '\r' && lone_cr(i) {
+            out.push('\n');
+        } else if separators.contains(&c) {
+            (1..c.len_utf8()).for_each(|_| out.push(' '));
+            out.push('\n');
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// How many of the lines `1..=total` the spans cover, each line once however many
@@ -206,6 +224,14 @@ mod tests {
             Cow::Borrowed(_)
         ));
         let csharp = crate::lang::Lang::of(crate::model::Language::CSharp).unwrap();
+        assert_eq!(
+            parser_text(csharp, "// a\u{2028}int b;\u{85}\u{2029}"),
+            "// a  \nint b; \n  \n"
+        );
+        assert_eq!(
+            parser_text(rust, "// a\u{2028}fn b() {}"),
+            "// a\u{2028}fn b() {}"
+        );
         assert_eq!(
             parser_text(csharp, "#region é /*\rclass A {}\r#endregion */"),
             "#region      \nclass A {}\n#endregion   "

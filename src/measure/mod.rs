@@ -210,7 +210,8 @@ fn measure_text(
     }
     let mut warnings: Vec<String> = syntax_warning(walked.error_lines).into_iter().collect();
     warnings.extend(directive_warning(&walked.directive_lines));
-    let total = count_lines(text);
+    // The parser's text: its line breaks are the language's (C# has more than `\r`).
+    let total = count_lines(&parsed);
     let mut units = walked.units;
     sort_units(&mut units);
     units.shrink_to_fit();

@@ -348,3 +348,18 @@ fn a_generated_document_is_left_out_and_test_paths_do_not_apply() {
         "{outcome:?}"
     );
 }
+
+#[test]
+fn unicode_line_separators_end_lines_in_csharp_and_javascript_only() {
+    let cs = "class C {\n  // note\u{2028}void Hidden() {\u{2028}}\n}\n";
+    assert_eq!(
+        names(&measured("C.cs", cs)),
+        [("C", 1, 5), ("C.Hidden", 3, 4)]
+    );
+    assert_eq!(measured("C.cs", cs).lines, 5);
+    let js = "// note\u{2028}function hidden() {\u{2029}  return 1;\u{2028}}\n";
+    assert_eq!(names(&measured("a.js", js)), [("hidden", 2, 4)]);
+    let rust = "// note\u{2028}fn hidden() {}\nfn seen() {}\n";
+    let m = measured("a.rs", rust);
+    assert_eq!((names(&m), m.lines), (vec![("seen", 2, 2)], 2));
+}
