@@ -15,7 +15,7 @@
 //! business: [`comment_directive_line`] finds it in the parsed comment.
 
 /// Byte ranges of `text` (a C# file without its BOM) that the parser sees as spaces;
-/// none holds a line break, each starts on an ASCII byte and ends at a line break or the
+/// none holds a line break, each starts on a character and ends at a line break or the
 /// end of the text.
 pub fn blanked_ranges(text: &str) -> Vec<(usize, usize)> {
     let mut lexer = Lexer {
@@ -54,10 +54,9 @@ fn directive_name(line: &[u8]) -> Option<(&str, usize)> {
     }
     at = skip_spaces(line, at + 1);
     let start = at;
-    while line
-        .get(at)
-        .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
-    {
+    // A name runs on through letters of any script (`#regioné` is no `#region`).
+    let name_byte = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b >= 0x80;
+    while line.get(at).is_some_and(name_byte) {
         at += 1;
     }
     let name = std::str::from_utf8(&line[start..at]).ok()?;

@@ -20,6 +20,8 @@ fn region_text_is_blanked_byte_for_byte() {
     );
     assert_eq!(blanked("# region Hé /*\r\n"), "# region       \r\n");
     assert_eq!(blanked("#region\n#endregion"), "#region\n#endregion");
+    // No region (a name runs through any letter), but no comment opens on its line.
+    assert_eq!(blanked("#regioné x /*\n"), "#regioné x   \n");
     assert_eq!(
         blanked("\t#endregion x\rvoid A() {}\r"),
         "\t#endregion  \rvoid A() {}\r"
@@ -160,4 +162,26 @@ fn long_runs_cost_their_length_once() {
         "{:?}",
         started.elapsed()
     );
+}
+
+proptest::proptest! {
+    /// Whatever the text, blanking keeps every byte offset and line break: ranges are in
+    /// order, hold no line break, start on an ASCII byte and end at a break or the end.
+    #[test]
+    fn blanked_ranges_keep_offsets_and_line_breaks(
+        text in "([ #\\t\\r\\n\"'@${}/*:a-z]|region|endregion|warning|pragma|é){0,80}"
+    ) {
+        let ranges = blanked_ranges(&text);
+        let bytes = text.as_bytes();
+        let mut last_end = 0;
+        for &(from, to) in &ranges {
+            proptest::prop_assert!(last_end <= from && from < to && to <= bytes.len());
+            proptest::prop_assert!(text.is_char_boundary(from));
+            proptest::prop_assert!(!bytes[from..to].iter().any(|b| matches!(b, b'\n' | b'\r')));
+            proptest::prop_assert!(to == bytes.len() || matches!(bytes[to], b'\n' | b'\r'));
+            last_end = to;
+        }
+        let out = blanked(&text);
+        proptest::prop_assert_eq!(out.len(), text.len());
+    }
 }
