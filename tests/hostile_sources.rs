@@ -197,6 +197,15 @@ fn a_parenthesis_in_a_cfg_string_does_not_make_production_code_test_code() {
     );
 }
 
+/// Runs `args` in `s` and checks it exits 2 within a second with `stderr`.
+fn refused_promptly(s: &Scenario, args: &[&str], stderr: &str) {
+    let started = std::time::Instant::now();
+    let run = s.run(args);
+    let elapsed = started.elapsed();
+    assert!(elapsed < std::time::Duration::from_secs(1), "{elapsed:?}");
+    assert_eq!((run.code, run.stderr.as_str()), (2, stderr), "{run:?}");
+}
+
 #[test]
 fn yaml_nested_past_64_levels_is_refused_in_well_under_a_second() {
     let s = Scenario::inventory(&format!(
@@ -204,18 +213,11 @@ fn yaml_nested_past_64_levels_is_refused_in_well_under_a_second() {
         "[".repeat(100_000),
         "]".repeat(100_000)
     ));
-    let started = std::time::Instant::now();
-    let run = s.run(&["limits"]);
-    assert!(
-        started.elapsed() < std::time::Duration::from_secs(1),
-        "{:?}",
-        started.elapsed()
-    );
-    assert_eq!(run.code, 2, "{run:?}");
-    assert_eq!(
-        run.stderr,
+    refused_promptly(
+        &s,
+        &["limits"],
         "error: principles.md:7: the yaml fence of ## Limits cannot be read: \
-         YAML nested deeper than 64 levels; refusing to read it\n"
+         YAML nested deeper than 64 levels; refusing to read it\n",
     );
     s.write("principles.md", &common::principles(BAND_12));
     let block = format!(
@@ -223,16 +225,9 @@ fn yaml_nested_past_64_levels_is_refused_in_well_under_a_second() {
         "- ".repeat(100_000)
     );
     s.write("context.yaml", &block);
-    let started = std::time::Instant::now();
-    let run = s.run(&["measure"]);
-    assert!(
-        started.elapsed() < std::time::Duration::from_secs(1),
-        "{:?}",
-        started.elapsed()
-    );
-    assert_eq!(run.code, 2, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        "error: context.yaml:4: YAML nested deeper than 64 levels; refusing to read it\n"
+    refused_promptly(
+        &s,
+        &["measure"],
+        "error: context.yaml:4: YAML nested deeper than 64 levels; refusing to read it\n",
     );
 }

@@ -241,32 +241,30 @@ fn sort_units(units: &mut [Unit]) {
 
 /// `syntax errors at lines 3, 9; measured what parsed`, naming at most 10 lines.
 fn syntax_warning(mut lines: Vec<u32>) -> Option<String> {
-    const SHOWN: usize = 10;
     lines.sort_unstable();
     lines.dedup();
-    let listed: Vec<String> = lines.iter().take(SHOWN).map(u32::to_string).collect();
-    let more = match lines.len().saturating_sub(SHOWN) {
-        0 => String::new(),
-        n => format!(" and {n} more"),
-    };
-    match lines.len() {
-        0 => None,
-        1 => Some(format!(
-            "syntax error at line {}; measured what parsed",
-            listed[0]
-        )),
-        _ => Some(format!(
-            "syntax errors at lines {}{more}; measured what parsed",
-            listed.join(", ")
-        )),
-    }
+    lines_warning(
+        &lines,
+        ("syntax error", "syntax errors"),
+        "; measured what parsed",
+    )
 }
 
 /// `a preprocessor directive inside a block comment at line 5: ...`, naming at most 10
 /// lines (sorted: the walk meets comments in source order).
 fn directive_warning(lines: &[u32]) -> Option<String> {
+    let what = (
+        "a preprocessor directive inside a block comment",
+        "preprocessor directives inside block comments",
+    );
+    let why = ": the compiler may read code there that structgate does not measure";
+    lines_warning(lines, what, why)
+}
+
+/// `WHAT at line 3WHY` or `WHATS at lines 3, 9 and 2 more WHY`, naming at most 10
+/// lines; `None` for no lines.
+fn lines_warning(lines: &[u32], (one, many): (&str, &str), why: &str) -> Option<String> {
     const SHOWN: usize = 10;
-    const WHY: &str = "the compiler may read code there that structgate does not measure";
     let listed: Vec<String> = lines.iter().take(SHOWN).map(u32::to_string).collect();
     let more = match lines.len().saturating_sub(SHOWN) {
         0 => String::new(),
@@ -274,14 +272,8 @@ fn directive_warning(lines: &[u32]) -> Option<String> {
     };
     match lines.len() {
         0 => None,
-        1 => Some(format!(
-            "a preprocessor directive inside a block comment at line {}: {WHY}",
-            listed[0]
-        )),
-        _ => Some(format!(
-            "preprocessor directives inside block comments at lines {}{more}: {WHY}",
-            listed.join(", ")
-        )),
+        1 => Some(format!("{one} at line {}{why}", listed[0])),
+        _ => Some(format!("{many} at lines {}{more}{why}", listed.join(", "))),
     }
 }
 
