@@ -13,6 +13,7 @@ mod changes;
 mod index;
 mod renames;
 mod tree;
+mod worktree;
 
 use std::path::{Path, PathBuf};
 
@@ -54,8 +55,8 @@ pub struct Change {
 
 /// What happened to a path between the base and the working tree.
 ///
-/// Only regular files count as files: a symbolic link is never `Added` or `Modified`; a
-/// file replaced by a link is `Deleted`, a link replaced by a file is `Added`.
+/// Only regular files count as files: a symbolic link is never `Added` or `Modified` but
+/// `Link`; a link replaced by a file is `Added`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ChangeKind {
     Added,
@@ -72,6 +73,9 @@ pub enum ChangeKind {
     /// that isn't part of a UTF-8 character). Nothing can name it: the gate reports it as
     /// skipped when it is of a measured language.
     NameNotUtf8,
+    /// A symbolic link new or retargeted on the branch (also one that replaced a file):
+    /// never followed, so the gate lists it as left out.
+    Link,
 }
 
 impl Repo {

@@ -177,7 +177,6 @@ fn run_gate(cwd: PathBuf, args: cli::GateArgs, console: &Console) -> Result<Exit
         bases: args.bases,
         start: args.start,
         options: options(&args.size),
-        cache: !args.size.no_cache,
     };
     let rep = commands::gate::run(&request)?;
     console.warn(&rep.warnings);

@@ -267,15 +267,22 @@ fn gate_sarif_not_judged_has_no_results_and_says_why() {
 }
 
 #[test]
-fn gate_sarif_lists_left_out_and_skipped_files_as_notes() {
+fn gate_sarif_lists_left_out_and_skipped_files_as_notes_and_unmeasurable_ones_as_errors() {
     let s = repo();
-    s.write("src/Tests/ATests.cs", &cs_class("ATests", &[("Go", 40)]));
+    // Not UTF-8 at the base already: skipped, a note. New and not UTF-8: an error.
+    s.git_ok(&["stash", "-q", "-u"]);
+    s.git_ok(&["checkout", "-q", "main"]);
     s.write_bytes("src/Latin1.cs", b"class Caf\xe9 {}\n");
+    s.commit("latin-1");
+    s.git_ok(&["checkout", "-q", "feature"]);
+    s.git_ok(&["merge", "-q", "--ff-only", "main"]);
+    s.git_ok(&["stash", "pop", "-q"]);
+    s.write_bytes("src/Latin1.cs", b"class Caf\xe9 { }\n");
+    s.write_bytes("src/New1.cs", b"class Caf\xe9 {}\n");
+    s.write("src/Tests/ATests.cs", &cs_class("ATests", &[("Go", 40)]));
     let log = valid_sarif(&s.run(&["gate", "--format", "sarif"]).stdout);
-    let note = |text: &str, uri: &str| {
-        json!({"level": "note", "message": {"text": text}, "locations": [{"physicalLocation":
-            {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"}}}]})
-    };
+    let location = |uri: &str| json!([{"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"}}}]);
+    let note = |text: &str, uri: &str| json!({"level": "note", "message": {"text": text}, "locations": location(uri)});
     assert_eq!(
         log["runs"][0]["invocations"][0]["toolExecutionNotifications"],
         json!([
@@ -285,6 +292,13 @@ fn gate_sarif_lists_left_out_and_skipped_files_as_notes() {
                 "src/Tests/ATests.cs"
             ),
         ])
+    );
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    assert_eq!(
+        results.last(),
+        Some(&json!({"ruleId": "unmeasurable", "level": "error",
+            "message": {"text": "src/New1.cs: unmeasurable (not UTF-8)"},
+            "locations": location("src/New1.cs"), "properties": {"reason": "not-utf8"}}))
     );
 }
 

@@ -277,6 +277,7 @@ fn json_has_every_field_of_the_spec() {
             "not_judged": [],
             "skipped": [],
             "left_out": [],
+            "unmeasurable": [],
             "renamed": [],
             "contract_findings": [],
             "terms_changed": [],
@@ -395,5 +396,44 @@ fn judged_and_unjudged_contexts_are_both_named() {
             "src/Small.cs Small.Run: function_lines 13 > 10 (band 12)",
             "structure not judged in web (no baseline at the merge-base); judged: inventory",
         ]
+    );
+}
+
+#[test]
+fn json_lists_every_context_not_judged_also_when_another_was() {
+    let s = Scenario::feature_of_inventory();
+    s.git_ok(&["checkout", "-q", "main"]);
+    s.write(
+        "other/context.yaml",
+        "meta:\n  name: other\n  workdir: other\n",
+    );
+    s.write("other/principles.md", &principles("function_lines: 10\n"));
+    s.write(
+        "plain/context.yaml",
+        "meta:\n  name: plain\n  workdir: plain\n",
+    );
+    s.commit("two more contexts, without a baseline and without limits");
+    s.git_ok(&["checkout", "-q", "feature"]);
+    s.git_ok(&["merge", "-q", "--ff-only", "main"]);
+    grown_small(&s);
+    let run = s.gate(&[]);
+    assert!(
+        run.stdout.contains(
+            "structure not judged in other (no baseline at the merge-base), plain (no Limits \
+             at the merge-base); judged: inventory\n"
+        ),
+        "{run:?}"
+    );
+    let run = s.gate(&["--format", "json"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(
+        v["not_judged"],
+        serde_json::json!([
+            {"reason": "context-without-baseline",
+             "detail": "context other: no baseline at the merge-base"},
+            {"reason": "context-without-limits",
+             "detail": "context plain: no Limits at the merge-base"},
+        ])
     );
 }

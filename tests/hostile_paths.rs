@@ -200,7 +200,7 @@ fn the_gate_does_not_follow_a_link_a_branch_adds() {
     let outside = tempfile::tempdir().expect("temp dir");
     std::fs::write(outside.path().join("Big.rs"), rs_fn("outside_file", 9)).expect("write");
     symlink(outside.path().join("Big.rs"), s.abs("src/file_link.rs")).expect("symlink");
-    // A file replaced by a link is a deleted file: not judged.
+    // A file replaced by a link: the link is listed like a new one.
     s.remove("src/real.rs");
     symlink(outside.path().join("Big.rs"), s.abs("src/real.rs")).expect("symlink");
     s.git_ok(&["add", "-A"]);
@@ -212,6 +212,14 @@ fn the_gate_does_not_follow_a_link_a_branch_adds() {
     assert_eq!(json["judged_files"], 0);
     assert_eq!(json["excesses"], serde_json::json!([]));
     assert_eq!(json["skipped"], serde_json::json!([]));
+    let link = |path: &str| {
+        serde_json::json!({"path": path, "reason": "symbolic-link",
+            "detail": "a symbolic link, not followed: what it points at is not judged"})
+    };
+    assert_eq!(
+        json["left_out"],
+        serde_json::json!([link("src/file_link.rs"), link("src/real.rs")])
+    );
 }
 
 /// File names a shell, a TSV reader or a line-based tool could trip over.

@@ -1,29 +1,19 @@
-//! The changed files of a gate run (SPEC §6 step 3): one status pass compares the base
-//! tree with the index (leg 1) and the index with the working tree (leg 2); the two legs
-//! are then merged by path into one final state per path.
+//! The changed files of a gate run (SPEC §6 step 3): the base tree against the index
+//! (leg 1, gix's tree-index status with rename tracking) and the index against the
+//! working tree by raw bytes (leg 2, `super::worktree`); the two legs are then merged by
+//! path into one final state per path.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::{anyhow, Result};
 use gix::diff::index::ChangeRef;
-use gix::status::index_worktree::{Item as WorktreeItem, RewriteSource};
-use gix::status::plumbing::index_as_worktree::{Change as WorktreeChange, EntryStatus};
 use gix::ObjectId;
 
 use super::renames::{self, Pending};
+use super::worktree::{self, Kind, Seen};
 use super::{plain, Change, ChangeKind};
 use crate::walk::Name;
-
-/// What a path holds, as far as the gate cares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    File,
-    Link,
-    Submodule,
-    /// A sparse-index directory entry or anything else that is no file.
-    Other,
-}
 
 /// Where a path's content came from in the base tree.
 #[derive(Debug, Clone)]
@@ -51,13 +41,23 @@ pub(super) fn list(
     workdir: &Path,
     base_tree: ObjectId,
 ) -> Result<Vec<Change>> {
-    let (tree_index, index_worktree) = run_status(repo, base_tree)?;
-    let mut ledger = Ledger::default();
+    let index = repo.index_or_empty().map_err(plain)?;
+    if index.is_sparse() {
+        return Err(anyhow!(
+            "the index is a sparse index (`index.sparse`), which structgate cannot compare \
+             with the base; `git sparse-checkout init --no-sparse-index` makes it a full \
+             index again"
+        ));
+    }
+    let tree_index = tree_index(repo, base_tree, &index)?;
+    let seen = worktree::compare(repo, workdir, &index)?;
+    let tree = repo.find_tree(base_tree).map_err(plain)?;
+    let mut ledger = Ledger::new(tree);
     for change in &tree_index {
         ledger.tree_index(change)?;
     }
-    for item in &index_worktree {
-        ledger.index_worktree(item)?;
+    for item in seen {
+        ledger.worktree(item)?;
     }
     let not_utf8 = std::mem::take(&mut ledger.not_utf8);
     let mut pending = ledger.classify();
@@ -75,52 +75,40 @@ pub(super) fn list(
     Ok(changes)
 }
 
-type Legs = (Vec<gix::diff::index::Change>, Vec<WorktreeItem>);
-
-/// One status pass: base tree → index and index → working tree, with git's default
-/// rename detection on both legs, every untracked file listed on its own, ignored files
-/// left out, and submodules compared by their checked-out commit only.
-fn run_status(repo: &gix::Repository, base_tree: ObjectId) -> Result<Legs> {
-    if repo.index_or_empty().map_err(plain)?.is_sparse() {
-        return Err(anyhow!(
-            "the index is a sparse index (`index.sparse`), which structgate cannot compare \
-             with the base; `git sparse-checkout init --no-sparse-index` makes it a full \
-             index again"
-        ));
-    }
-    let submodules = gix::status::Submodule::Given {
-        ignore: gix::submodule::config::Ignore::Dirty,
-        check_dirty: false,
-    };
-    let rewrites = gix::diff::Rewrites::default();
-    let iter = repo
-        .status(gix::progress::Discard)
-        .map_err(plain)?
-        .head_tree(base_tree)
-        .untracked_files(gix::status::UntrackedFiles::Files)
-        .index_worktree_submodules(submodules)
-        .index_worktree_rewrites(rewrites)
-        .tree_index_track_renames(gix::status::tree_index::TrackRenames::Given(rewrites))
-        .into_iter(None)
-        .map_err(plain)?;
-    let mut legs: Legs = (Vec::new(), Vec::new());
-    for item in iter {
-        match item.map_err(plain)? {
-            gix::status::Item::TreeIndex(change) => legs.0.push(change),
-            gix::status::Item::IndexWorktree(item) => legs.1.push(item),
-        }
-    }
-    Ok(legs)
+/// Leg 1: how the index differs from the base tree, with git's default rename detection
+/// (intent-to-add and conflicted entries are not compared: leg 2 reports them).
+fn tree_index(
+    repo: &gix::Repository,
+    base_tree: ObjectId,
+    index: &gix::index::File,
+) -> Result<Vec<gix::diff::index::Change>> {
+    let rewrites = gix::status::tree_index::TrackRenames::Given(gix::diff::Rewrites::default());
+    let mut changes = Vec::new();
+    repo.tree_index_status(&base_tree, index, None, rewrites, |change, _, _| {
+        changes.push(change.into_owned());
+        Ok(std::ops::ControlFlow::Continue(()))
+    })
+    .map_err(plain)?;
+    Ok(changes)
 }
 
-#[derive(Default)]
-struct Ledger {
+struct Ledger<'repo> {
+    /// The base tree, where a path that leg 1 didn't mention is looked up.
+    base: gix::Tree<'repo>,
     records: BTreeMap<String, Record>,
     /// Changed paths that aren't UTF-8, as git shows them: reported, never judged.
     not_utf8: BTreeSet<String>,
 }
 
-impl Ledger {
+impl<'repo> Ledger<'repo> {
+    fn new(base: gix::Tree<'repo>) -> Self {
+        Ledger {
+            base,
+            records: BTreeMap::new(),
+            not_utf8: BTreeSet::new(),
+        }
+    }
+
     /// Leg 1: how the index differs from the base tree.
     fn tree_index(&mut self, change: &gix::diff::index::Change) -> Result<()> {
         let (location, _, mode, id) = change.fields();
@@ -129,7 +117,7 @@ impl Ledger {
         };
         let record = match change {
             ChangeRef::Addition { .. } | ChangeRef::Rewrite { copy: true, .. } => {
-                new_record(kind(mode))
+                new_record(Kind::of_mode(mode))
             }
             ChangeRef::Deletion { .. } => {
                 record(Some(origin(path.clone(), mode, id.to_owned())), None)
@@ -157,7 +145,7 @@ impl Ledger {
                     moved(from, mode)
                 }
                 // Moved from a path nothing can name: new here.
-                None => new_record(kind(mode)),
+                None => new_record(Kind::of_mode(mode)),
             },
         };
         self.records.insert(path, record);
@@ -165,106 +153,43 @@ impl Ledger {
     }
 
     /// Leg 2: how the working tree differs from the index.
-    fn index_worktree(&mut self, item: &WorktreeItem) -> Result<()> {
-        match item {
-            WorktreeItem::Modification {
-                entry,
-                rela_path,
-                status,
-                ..
-            } => {
-                let now = match status {
-                    EntryStatus::NeedsUpdate(_) => return Ok(()),
-                    EntryStatus::Change(WorktreeChange::Removed) => None,
-                    EntryStatus::Change(WorktreeChange::Type { worktree_mode }) => {
-                        Some(kind(*worktree_mode))
-                    }
-                    EntryStatus::Change(WorktreeChange::SubmoduleModification(_)) => {
-                        Some(Kind::Submodule)
-                    }
-                    _ => Some(kind(entry.mode)),
-                };
-                let Some(path) = self.name(rela_path) else {
+    fn worktree(&mut self, seen: Seen) -> Result<()> {
+        match seen {
+            Seen::Tracked { path, now } => {
+                let Some(path) = self.name(&path) else {
                     return Ok(());
                 };
-                let record = self.tracked(path, entry);
-                record.now = now;
-                record.checked = false;
+                let record = match self.records.remove(&path) {
+                    Some(record) => record,
+                    None => record(self.at_base(&path)?, None),
+                };
+                let record = Record {
+                    now,
+                    checked: false,
+                    ..record
+                };
+                self.records.insert(path, record);
             }
-            WorktreeItem::DirectoryContents { entry, .. } => {
-                if entry.status == gix::dir::entry::Status::Untracked {
-                    self.untracked(&entry.rela_path, entry.disk_kind)?;
-                }
+            Seen::Untracked { path, now } => {
+                let Some(path) = self.name(&path) else {
+                    return Ok(());
+                };
+                let from = self.at_base(&path)?;
+                let record = self.records.entry(path).or_insert(record(from, None));
+                record.now = Some(now);
             }
-            WorktreeItem::Rewrite {
-                source,
-                dirwalk_entry,
-                copy,
-                ..
-            } => self.rewrite(source, dirwalk_entry, *copy)?,
         }
         Ok(())
     }
 
-    /// An index entry missing from the working tree whose content now lives at the
-    /// untracked `dest`: `dest` inherits the entry's origin.
-    fn rewrite(
-        &mut self,
-        source: &RewriteSource,
-        dest: &gix::dir::Entry,
-        copy: bool,
-    ) -> Result<()> {
-        let RewriteSource::RewriteFromIndex {
-            source_entry,
-            source_rela_path,
-            ..
-        } = source
-        else {
-            return self.untracked(&dest.rela_path, dest.disk_kind);
-        };
-        let (Some(now), false) = (disk_kind(dest.disk_kind), copy) else {
-            return self.untracked(&dest.rela_path, dest.disk_kind);
-        };
-        let (Some(source_path), Some(dest_path)) =
-            (self.name(source_rela_path), self.name(&dest.rela_path))
-        else {
-            return self.untracked(&dest.rela_path, dest.disk_kind);
-        };
-        let mut moved = match self.records.remove(&source_path) {
-            Some(earlier) => Record {
-                from: earlier.from,
-                now: None,
-                checked: false,
-            },
-            None => record(
-                Some(origin(source_path, source_entry.mode, source_entry.id)),
-                None,
-            ),
-        };
-        moved.now = Some(now);
-        self.records.insert(dest_path, moved);
-        Ok(())
-    }
-
-    /// The record of a tracked path; a path leg 1 didn't mention is as in the base.
-    fn tracked(&mut self, path: String, entry: &gix::index::Entry) -> &mut Record {
-        self.records.entry(path.clone()).or_insert_with(|| {
-            record(
-                Some(origin(path, entry.mode, entry.id)),
-                Some(kind(entry.mode)),
-            )
-        })
-    }
-
-    fn untracked(&mut self, path: &[u8], disk: Option<gix::dir::entry::Kind>) -> Result<()> {
-        if let Some(now) = disk_kind(disk) {
-            let Some(path) = self.name(path) else {
-                return Ok(());
-            };
-            let record = self.records.entry(path).or_insert(record(None, None));
-            record.now = Some(now);
-        }
-        Ok(())
+    /// What the base tree holds at `path`, as the origin of the content there.
+    fn at_base(&self, path: &str) -> Result<Option<Origin>> {
+        let entry = self.base.lookup_entry_by_path(path).map_err(plain)?;
+        Ok(entry.map(|e| Origin {
+            path: path.to_string(),
+            kind: Kind::of_mode(e.mode().into()),
+            id: e.object_id(),
+        }))
     }
 
     /// `path` as text, or `None` when it isn't UTF-8: then it is set aside to be reported.
@@ -313,6 +238,7 @@ fn final_change(path: String, record: &Record) -> Option<(String, ChangeKind)> {
             }
         }
         (Some(Kind::File), _) => Some((path, ChangeKind::Added)),
+        (Some(Kind::Link), _) => Some((path, ChangeKind::Link)),
         (Some(Kind::Submodule), _) => Some((path, ChangeKind::Submodule)),
         (_, Some(Kind::File)) => from.map(|o| (o.path.clone(), ChangeKind::Deleted)),
         (_, Some(Kind::Submodule)) => from.map(|o| (o.path.clone(), ChangeKind::Submodule)),
@@ -351,34 +277,13 @@ fn new_record(now: Kind) -> Record {
 }
 
 fn moved(from: Origin, now: gix::index::entry::Mode) -> Record {
-    record(Some(from), Some(kind(now)))
+    record(Some(from), Some(Kind::of_mode(now)))
 }
 
 fn origin(path: String, mode: gix::index::entry::Mode, id: ObjectId) -> Origin {
     Origin {
         path,
-        kind: kind(mode),
+        kind: Kind::of_mode(mode),
         id,
-    }
-}
-
-fn kind(mode: gix::index::entry::Mode) -> Kind {
-    use gix::index::entry::Mode;
-    if mode == Mode::COMMIT {
-        Kind::Submodule
-    } else if mode == Mode::SYMLINK {
-        Kind::Link
-    } else if mode == Mode::FILE || mode == Mode::FILE_EXECUTABLE {
-        Kind::File
-    } else {
-        Kind::Other
-    }
-}
-
-fn disk_kind(disk: Option<gix::dir::entry::Kind>) -> Option<Kind> {
-    match disk? {
-        gix::dir::entry::Kind::File => Some(Kind::File),
-        gix::dir::entry::Kind::Symlink => Some(Kind::Link),
-        _ => None,
     }
 }

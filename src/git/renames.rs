@@ -14,6 +14,7 @@ use gix::ObjectId;
 
 use super::changes::merge_into;
 use super::{ChangeKind, Explain as _};
+use crate::source::{Entry, FileSource as _, WorkTree};
 
 /// git's default rename threshold.
 const MIN_SIMILARITY: f32 = 0.5;
@@ -53,10 +54,44 @@ pub(super) struct Pending {
     pub(super) unchecked: Vec<String>,
 }
 
-/// Checks the renames no leg saw whole, then pairs leftover deletions and additions.
+/// Checks the renames no leg saw whole, undoes those whose old path is still there, then
+/// pairs leftover deletions and additions.
 pub(super) fn settle(repo: &gix::Repository, workdir: &Path, pending: &mut Pending) -> Result<()> {
     verify(repo, workdir, pending)?;
+    split_copies(workdir, pending)?;
     pair_leftovers(repo, workdir, pending)
+}
+
+/// A rename is honoured only when its old path is gone from the working tree (SPEC §6.1):
+/// with a file there again (`git mv a b`, then a copy put back at `a`), the new path is a
+/// copy, new on the branch and without allowance, and the old path is judged as it is (or
+/// not at all when it holds the base's bytes).
+fn split_copies(workdir: &Path, pending: &mut Pending) -> Result<()> {
+    let work = WorkTree::new(workdir);
+    let renames: Vec<(String, String)> = pending
+        .kinds
+        .iter()
+        .filter_map(|(to, kind)| match kind {
+            ChangeKind::Renamed { from } => Some((from.clone(), to.clone())),
+            _ => None,
+        })
+        .collect();
+    for (from, to) in renames {
+        if !matches!(work.entry(&from)?, Entry::File { .. }) {
+            continue;
+        }
+        pending.kinds.insert(to, ChangeKind::Added);
+        let unchanged = match (work.read(&from)?, pending.base_ids.get(&from)) {
+            (Some(bytes), Some(id)) => crate::git::blob_id(&bytes).0 == id.as_bytes(),
+            _ => false,
+        };
+        if unchanged {
+            pending.kinds.remove(&from);
+        } else {
+            pending.kinds.insert(from, ChangeKind::Modified);
+        }
+    }
+    Ok(())
 }
 
 /// A rename whose final content is less than 50% like its base content becomes a

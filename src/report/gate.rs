@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::commands::gate::{GateReport, GateStatus};
 use crate::report::style::{Paint, Role};
-use crate::report::{contracts, count, finding_detail, finding_json};
+use crate::report::{contracts, count, finding_detail, finding_json, listed};
 
 fn finding_line(report: &GateReport, f: &crate::judge::Finding) -> String {
     format!(
@@ -76,14 +76,31 @@ pub(crate) fn headline(report: &GateReport) -> String {
         GateStatus::Passed => {
             format!("structure judged {files} in {contexts}, within their Limits")
         }
-        GateStatus::Failed if report.excesses.is_empty() && report.structure_judged => {
+        GateStatus::Failed
+            if report.excesses.is_empty()
+                && report.unmeasurable.is_empty()
+                && report.structure_judged =>
+        {
             format!("structure judged {files} in {contexts}, within their Limits")
         }
-        GateStatus::Failed if report.excesses.is_empty() => String::new(),
-        GateStatus::Failed => format!(
-            "structure judged {files} in {contexts}: {} past the band",
-            count(report.excesses.len(), "excess")
-        ),
+        GateStatus::Failed if report.excesses.is_empty() && report.unmeasurable.is_empty() => {
+            String::new()
+        }
+        GateStatus::Failed => {
+            let mut failed = Vec::new();
+            if !report.excesses.is_empty() {
+                let excesses = count(report.excesses.len(), "excess");
+                failed.push(format!("{excesses} past the band"));
+            }
+            if !report.unmeasurable.is_empty() {
+                let files = count(report.unmeasurable.len(), "file");
+                failed.push(format!("{files} unmeasurable"));
+            }
+            format!(
+                "structure judged {files} in {contexts}: {}",
+                failed.join(", ")
+            )
+        }
         GateStatus::NotJudged => String::new(),
     }
 }
@@ -111,6 +128,13 @@ pub fn text(report: &GateReport, paint: Paint) -> String {
     for f in &report.excesses {
         let _ = writeln!(out, "{}", excess_line(report, f, paint));
     }
+    for u in &report.unmeasurable {
+        let _ = writeln!(
+            out,
+            "{}",
+            paint.paint(Role::Bad, &listed::unmeasurable_line(u))
+        );
+    }
     for nj in &report.not_judged {
         let line = format!("structure not judged: {}: {}", nj.reason, nj.detail);
         let _ = writeln!(out, "{}", paint.paint(Role::Warn, &line));
@@ -133,8 +157,8 @@ pub fn text(report: &GateReport, paint: Paint) -> String {
     for (path, reason) in &report.skipped {
         let _ = writeln!(out, "skipped {path}: {reason}");
     }
-    for (path, reason) in &report.left_out {
-        let _ = writeln!(out, "left out {path}: {reason}");
+    for l in &report.left_out {
+        let _ = writeln!(out, "{}", listed::left_out_line(l));
     }
     out
 }
@@ -206,8 +230,7 @@ pub fn json(report: &GateReport) -> String {
         .iter()
         .map(|c| json!({"name": c.name, "judged": c.judged, "reason": c.reason}))
         .collect();
-    let not_judged: Vec<_> = report
-        .not_judged
+    let not_judged: Vec<_> = listed::not_judged(report)
         .iter()
         .map(|n| json!({"reason": n.reason, "detail": n.detail}))
         .collect();
@@ -223,7 +246,8 @@ pub fn json(report: &GateReport) -> String {
         "divergences": findings(&report.divergences),
         "not_judged": not_judged,
         "skipped": pairs(&report.skipped, "path", "reason"),
-        "left_out": pairs(&report.left_out, "path", "reason"),
+        "left_out": listed::json_list(&report.left_out),
+        "unmeasurable": listed::json_list(&report.unmeasurable),
         "renamed": pairs(&report.renamed, "from", "to"),
         "contract_findings": report
             .contract_findings
@@ -253,6 +277,12 @@ pub fn pr_summary(report: &GateReport) -> String {
         out.push_str("\n### Structure past the band\n\n");
         for f in &report.excesses {
             out.push_str(&line(f));
+        }
+    }
+    if !report.unmeasurable.is_empty() {
+        out.push_str("\n### Unmeasurable files\n\n");
+        for u in &report.unmeasurable {
+            let _ = writeln!(out, "- `{}`: unmeasurable ({})", u.path, u.detail);
         }
     }
     if !report.contract_findings.is_empty() {

@@ -21,7 +21,15 @@ pub fn gate(report: &GateReport) -> String {
         out.push_str(&contract_finding(f));
     }
     out.push_str(&review(report));
-    for n in &report.not_judged {
+    for u in &report.unmeasurable {
+        let line = super::listed::unmeasurable_line(u);
+        out.push_str(&command(
+            "error",
+            &[("file", &u.path), ("title", "unmeasurable")],
+            &line,
+        ));
+    }
+    for n in &super::listed::not_judged(report) {
         let message = format!("{}: {}", n.reason, n.detail);
         out.push_str(&command(
             "warning",
@@ -30,7 +38,12 @@ pub fn gate(report: &GateReport) -> String {
         ));
     }
     out.push_str(&file_notices(&report.skipped, "skipped"));
-    out.push_str(&file_notices(&report.left_out, "left out"));
+    let left_out: Vec<(String, String)> = report
+        .left_out
+        .iter()
+        .map(|l| (l.path.clone(), l.detail.clone()))
+        .collect();
+    out.push_str(&file_notices(&left_out, "left out"));
     let plain = [
         super::gate::base_line(report),
         Some(super::gate::headline(report)).filter(|h| !h.is_empty()),

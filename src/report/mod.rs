@@ -8,6 +8,7 @@ pub mod contracts;
 pub mod gate;
 pub mod github;
 pub mod limits;
+mod listed;
 pub mod measure;
 pub mod progress;
 mod review;

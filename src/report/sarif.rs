@@ -21,8 +21,7 @@ pub const FINGERPRINT_KEY: &str = "structgateUnit/v1";
 /// skipped and left-out files as tool notifications.
 pub fn gate(report: &GateReport) -> String {
     let findings: Vec<&Finding> = report.excesses.iter().chain(&report.divergences).collect();
-    let mut notes: Vec<Value> = report
-        .not_judged
+    let mut notes: Vec<Value> = super::listed::not_judged(report)
         .iter()
         .map(|n| {
             let text = format!("structure not judged: {}: {}", n.reason, n.detail);
@@ -30,7 +29,12 @@ pub fn gate(report: &GateReport) -> String {
         })
         .collect();
     notes.extend(file_notes(&report.skipped, "skipped"));
-    notes.extend(file_notes(&report.left_out, "left out"));
+    let left_out: Vec<(String, String)> = report
+        .left_out
+        .iter()
+        .map(|l| (l.path.clone(), l.detail.clone()))
+        .collect();
+    notes.extend(file_notes(&left_out, "left out"));
     let properties = json!({
         "status": report.status.key(),
         "base": report.base,
@@ -40,7 +44,32 @@ pub fn gate(report: &GateReport) -> String {
     if !report.contract_findings.is_empty() {
         log = with_contract_results(&log, &report.contract_findings);
     }
+    if !report.unmeasurable.is_empty() {
+        log = with_unmeasurable_results(&log, &report.unmeasurable);
+    }
     log
+}
+
+/// Adds one `error` result per unmeasurable file (SPEC §6.1), rule id `unmeasurable`,
+/// located at the file.
+fn with_unmeasurable_results(log: &str, files: &[crate::commands::gate::FileReason]) -> String {
+    let Ok(mut value) = serde_json::from_str::<Value>(log) else {
+        return log.to_string();
+    };
+    let results = files.iter().map(|u| {
+        json!({
+            "ruleId": "unmeasurable",
+            "level": "error",
+            "message": {"text": super::listed::unmeasurable_line(u)},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": u.path, "uriBaseId": "%SRCROOT%"}}}],
+            "properties": {"reason": u.reason},
+        })
+    });
+    if let Some(list) = value["runs"][0]["results"].as_array_mut() {
+        list.extend(results);
+    }
+    super::json_text(&value)
 }
 
 /// Adds one `error` result per directory contract finding (SPEC §9), its rule id the

@@ -6,6 +6,10 @@
 mod common;
 
 mod base;
+mod index;
+mod left_out;
+mod listing;
+mod unmeasurable;
 
 use common::{cs_class, Scenario};
 

@@ -135,7 +135,7 @@ fn files_changed_only_on_main_after_the_cut_are_not_listed() {
 
 #[cfg(unix)]
 #[test]
-fn symbolic_links_are_not_files() {
+fn symbolic_links_are_links_not_files() {
     let s = Scenario::new();
     s.write("file_to_link.rs", &lines("f"));
     s.write("target.rs", &lines("t"));
@@ -147,8 +147,9 @@ fn symbolic_links_are_not_files() {
     s.write("link_to_file.rs", &lines("now a file"));
     std::os::unix::fs::symlink("target.rs", s.root.join("new_link.rs")).unwrap();
     let expected = vec![
-        change("file_to_link.rs", ChangeKind::Deleted),
+        change("file_to_link.rs", ChangeKind::Link),
         change("link_to_file.rs", ChangeKind::Added),
+        change("new_link.rs", ChangeKind::Link),
     ];
     assert_eq!(s.repo().changes(&base).unwrap(), expected);
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use anyhow::Result;
 
-use super::sandbox::{judge_value, Judging};
+use super::judging::{judge_value, Judging};
 use super::Sandbox;
 use crate::git::{Change, ChangeKind};
 use crate::measure;

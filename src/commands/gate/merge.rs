@@ -31,6 +31,7 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         report.not_judged.extend(sb.not_judged);
         report.skipped.extend(sb.skipped);
         report.left_out.extend(sb.left_out);
+        report.unmeasurable.extend(sb.unmeasurable);
         report.renamed.extend(sb.renamed);
         report.warnings.extend(sb.warnings);
         report.imports_changed.extend(sb.imports_changed);
@@ -57,9 +58,12 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
     report
 }
 
-/// Failed on an excess or a contract finding; else passed when the structure was judged.
+/// Failed on an excess, an unmeasurable file or a contract finding; else passed when the
+/// structure was judged.
 fn status(report: &GateReport, ran: bool) -> GateStatus {
-    let clean = report.excesses.is_empty() && report.contract_findings.is_empty();
+    let clean = report.excesses.is_empty()
+        && report.unmeasurable.is_empty()
+        && report.contract_findings.is_empty();
     match (clean, ran) {
         (false, _) => GateStatus::Failed,
         (true, true) => GateStatus::Passed,
@@ -78,12 +82,11 @@ fn keep_worse(worst: &mut BTreeMap<Key, Finding>, f: Finding) {
 }
 
 fn tidy(report: &mut GateReport) {
-    for list in [
-        &mut report.skipped,
-        &mut report.left_out,
-        &mut report.renamed,
-        &mut report.files,
-    ] {
+    for list in [&mut report.skipped, &mut report.renamed, &mut report.files] {
+        list.sort();
+        list.dedup();
+    }
+    for list in [&mut report.left_out, &mut report.unmeasurable] {
         list.sort();
         list.dedup();
     }

@@ -4,6 +4,7 @@
 mod base;
 mod contracts;
 mod docs;
+mod judging;
 mod merge;
 mod review;
 mod sandbox;
@@ -23,9 +24,9 @@ pub struct Request {
     pub sandboxes: Vec<PathBuf>,
     pub bases: Vec<String>,
     pub start: Option<String>,
+    /// The gate never uses the measurement cache (SPEC §6.1): `--no-cache` changes
+    /// nothing here.
     pub options: Options,
-    /// Use the measurement cache (`--no-cache` turns it off).
-    pub cache: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -52,6 +53,29 @@ pub struct ContextState {
     pub name: String,
     pub judged: bool,
     pub reason: Option<String>,
+    /// Why it wasn't judged, as a stable code: `context-without-limits` or
+    /// `context-without-baseline`.
+    pub code: Option<&'static str>,
+}
+
+/// A file the gate names without judging it: left out, or unmeasurable (SPEC §6.1).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FileReason {
+    pub path: String,
+    /// A stable kebab-case code: `symbolic-link`, `moved-out`, `test-path`, `not-utf8`, ...
+    pub reason: &'static str,
+    /// The sentence that says why, e.g. `test directory "tests"`.
+    pub detail: String,
+}
+
+impl FileReason {
+    pub fn new(path: &str, reason: &'static str, detail: impl Into<String>) -> FileReason {
+        FileReason {
+            path: path.to_string(),
+            reason,
+            detail: detail.into(),
+        }
+    }
 }
 
 /// A reason the gate judged nothing (or not everything).
@@ -73,7 +97,10 @@ pub struct GateReport {
     pub divergences: Vec<Finding>,
     pub not_judged: Vec<NotJudged>,
     pub skipped: Vec<(String, String)>,
-    pub left_out: Vec<(String, String)>,
+    pub left_out: Vec<FileReason>,
+    /// Changed files held in a form structgate skips that the base could measure (or new
+    /// on the branch): each fails the gate (SPEC §6.1).
+    pub unmeasurable: Vec<FileReason>,
     pub renamed: Vec<(String, String)>,
     pub warnings: Vec<String>,
     /// Markdown documents judged while files they import eagerly changed, each with the
@@ -107,7 +134,8 @@ pub(crate) struct Sandbox {
     findings: Vec<Finding>,
     not_judged: Vec<NotJudged>,
     skipped: Vec<(String, String)>,
-    left_out: Vec<(String, String)>,
+    left_out: Vec<FileReason>,
+    unmeasurable: Vec<FileReason>,
     renamed: Vec<(String, String)>,
     warnings: Vec<String>,
     imports_changed: Vec<(String, Vec<String>)>,

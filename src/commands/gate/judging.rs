@@ -1,0 +1,302 @@
+//! One changed file judged (SPEC §6 steps 3–4, §6.1): which judged context owns it at
+//! the base, whether it is left out or listed, and, measured afresh as the working tree
+//! holds it, what its values come to. Nothing leaves the gate's view silently: a link,
+//! a file moved out of every judged context and a file made unmeasurable are each named.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use super::sandbox::unjudged_reason;
+use super::{docs, FileReason, Sandbox};
+use crate::cache::Cache;
+use crate::git::{Change, ChangeKind};
+use crate::judge::Finding;
+use crate::measure::{self, Imports, Options};
+use crate::model::{FileOutcome, Language, SkipReason, UnitValue};
+use crate::source::{Entry, FileSource, WorkTree};
+use crate::terms::{ContextTerms, Terms};
+
+/// What a symbolic link in owned directories is listed with.
+const LINK: &str = "a symbolic link, not followed: what it points at is not judged";
+
+/// What judging one sandbox's changes needs.
+pub(super) struct Judging<'a> {
+    pub(super) terms: &'a Terms,
+    base_tree: &'a dyn FileSource,
+    /// Resolves eager imports in the working tree (SPEC §8).
+    pub(super) imports: Imports<'a>,
+    pub(super) work: &'a WorkTree,
+    pub(super) options: Options,
+    /// Every path the working tree holds that differs from the base.
+    pub(super) changed: BTreeSet<String>,
+    /// Counts what is measured; it keeps nothing: the gate measures every file afresh
+    /// (the cache in `.git` is the branch's to write, SPEC §6.1).
+    pub(super) memo: &'a Cache,
+}
+
+impl<'a> Judging<'a> {
+    pub(super) fn new(
+        terms: &'a Terms,
+        base_tree: &'a dyn FileSource,
+        work: &'a WorkTree,
+        options: Options,
+        changes: &[Change],
+        memo: &'a Cache,
+    ) -> Judging<'a> {
+        Judging {
+            terms,
+            base_tree,
+            imports: Imports::new(work, options.max_file_size),
+            work,
+            options,
+            changed: docs::changed_paths(changes),
+            memo,
+        }
+    }
+
+    /// Judges one changed file and notes what became of it (for `--verbose`).
+    pub(super) fn change(&self, sb: &mut Sandbox, change: &Change) -> Result<()> {
+        let note = self.judge_change(sb, change)?;
+        sb.files.push((change.path.clone(), note));
+        Ok(())
+    }
+
+    /// The judged context that owns `path` at the base, or what became of the file.
+    fn judged_owner(&self, path: &str) -> Result<&'a ContextTerms, String> {
+        match self.terms.owner(path) {
+            None => Err("not judged: no context owns it".to_string()),
+            Some(c) => match unjudged_reason(c) {
+                Some(why) => Err(format!("not judged: context {} has {why}", c.context.name)),
+                None => Ok(c),
+            },
+        }
+    }
+
+    /// Judges one changed file, if a judged context (at the base) owns it; says what
+    /// became of it.
+    fn judge_change(&self, sb: &mut Sandbox, change: &Change) -> Result<String> {
+        let path = change.path.as_str();
+        let owner = match self.judged_owner(path) {
+            Ok(owner) => owner,
+            Err(why) => return Ok(self.moved_out(sb, change).unwrap_or(why)),
+        };
+        let from = match &change.kind {
+            ChangeKind::Deleted => return Ok("not judged: deleted".to_string()),
+            ChangeKind::Renamed { from } => Some(from.as_str()),
+            ChangeKind::Added | ChangeKind::Modified | ChangeKind::NameNotUtf8 => None,
+            ChangeKind::Submodule => {
+                let reason = "submodule: not descended into, its changes are not judged";
+                sb.skipped.push((path.to_string(), reason.to_string()));
+                return Ok(format!("not judged: skipped: {reason}"));
+            }
+            ChangeKind::Link => {
+                sb.left_out
+                    .push(FileReason::new(path, "symbolic-link", LINK));
+                return Ok(format!("not judged: left out: {LINK}"));
+            }
+        };
+        // A context with only code limits judges no Markdown (SPEC §8), and the reverse.
+        match Language::of_path(path) {
+            None => return Ok("not judged: not a measured language".to_string()),
+            Some(l) if !owner.judges(l) => {
+                let why = format!(
+                    "not judged: no limit of context {} applies to it",
+                    owner.context.name
+                );
+                return Ok(why);
+            }
+            Some(_) => {}
+        }
+        if change.kind == ChangeKind::NameNotUtf8 {
+            let reason = SkipReason::NameNotUtf8.to_string();
+            sb.skipped.push((path.to_string(), reason.clone()));
+            return Ok(format!("not judged: skipped: {reason}"));
+        }
+        if let Some(from) = from {
+            sb.renamed.push((from.to_string(), path.to_string()));
+        }
+        if let Some(reason) = measure::left_out_by_path(path) {
+            if change.kind != ChangeKind::Modified {
+                let listed = FileReason::new(path, reason.code(), reason.to_string());
+                sb.left_out.push(listed);
+            }
+            return Ok(format!("not judged: left out: {reason}"));
+        }
+        self.measure(sb, owner, path, from, &change.kind)
+    }
+
+    /// A file renamed out of every judged context's owned directories, from a path one of
+    /// them judged: listed as left out (`moved-out`), naming both paths.
+    fn moved_out(&self, sb: &mut Sandbox, change: &Change) -> Option<String> {
+        let ChangeKind::Renamed { from } = &change.kind else {
+            return None;
+        };
+        let old = self.judged_owner(from).ok()?;
+        if !Language::of_path(from).is_some_and(|l| old.judges(l)) {
+            return None;
+        }
+        let detail = format!(
+            "moved out of every judged context's owned directories, from {from} (context {})",
+            old.context.name
+        );
+        sb.left_out
+            .push(FileReason::new(&change.path, "moved-out", detail.clone()));
+        Some(format!("not judged: left out: {detail}"))
+    }
+
+    /// Measures a changed file as the working tree holds it and judges its values.
+    fn measure(
+        &self,
+        sb: &mut Sandbox,
+        owner: &ContextTerms,
+        path: &str,
+        from: Option<&str>,
+        kind: &ChangeKind,
+    ) -> Result<String> {
+        let Some(bytes) = self.work.read(path)? else {
+            let reason = self.unread_reason(path)?;
+            sb.skipped.push((path.to_string(), reason.to_string()));
+            return Ok(format!("not judged: skipped: {reason}"));
+        };
+        let options = Options {
+            honour_generated_header: self.generated_at_base(from.unwrap_or(path))?,
+            ..self.options
+        };
+        let outcome = measure::measure_file_in(&self.imports, self.memo, path, &bytes, &options);
+        Ok(match outcome {
+            Some(FileOutcome::Measured(m))
+                if m.directive_in_comment.is_some() && !self.directive_at_base(path, from)? =>
+            {
+                let line = m.directive_in_comment.unwrap_or_default();
+                let detail =
+                    format!("a preprocessor directive inside a block comment at line {line}");
+                let listed = FileReason::new(path, "directive-in-comment", detail.clone());
+                sb.unmeasurable.push(listed);
+                format!("not judged: unmeasurable: {detail}")
+            }
+            Some(FileOutcome::Measured(m)) => {
+                sb.judged.insert(path.to_string());
+                sb.warnings
+                    .extend(m.warnings.iter().map(|w| format!("{path}: {w}")));
+                docs::note_changed_imports(self, sb, owner, &m);
+                let judged = m.values().into_iter();
+                sb.findings
+                    .extend(judged.filter_map(|v| judge_value(self.terms, owner, &v, from)));
+                judged_note(kind, &owner.context.name)
+            }
+            Some(FileOutcome::Skipped { reason, .. })
+                if reason.is_unmeasurable_form() && self.measurable_at_base(path, from)? =>
+            {
+                let listed = FileReason::new(path, reason.code(), reason.to_string());
+                sb.unmeasurable.push(listed);
+                format!("not judged: unmeasurable: {reason}")
+            }
+            Some(FileOutcome::Skipped { reason, .. }) => {
+                sb.skipped.push((path.to_string(), reason.to_string()));
+                format!("not judged: skipped: {reason}")
+            }
+            Some(FileOutcome::LeftOut { reason, .. }) => {
+                if *kind != ChangeKind::Modified {
+                    let listed = FileReason::new(path, reason.code(), reason.to_string());
+                    sb.left_out.push(listed);
+                }
+                format!("not judged: left out: {reason}")
+            }
+            None => "not judged: not a measured language".to_string(),
+        })
+    }
+
+    /// True when the base's version of the file (at its old path, for a rename) was
+    /// measured there, or when there is none: a file new on the branch, or one the branch
+    /// made unmeasurable, fails the gate; one already unmeasurable at the base stays
+    /// skipped (SPEC §6.1).
+    fn measurable_at_base(&self, path: &str, from: Option<&str>) -> Result<bool> {
+        Ok(match self.at_base(path, from)? {
+            None => true,
+            Some(outcome) => matches!(outcome, FileOutcome::Measured(_)),
+        })
+    }
+
+    /// True when the base's version of the file already held a preprocessor directive
+    /// inside a block comment: the gate then judges it as before (SPEC §6.1).
+    fn directive_at_base(&self, path: &str, from: Option<&str>) -> Result<bool> {
+        Ok(matches!(
+            self.at_base(path, from)?,
+            Some(FileOutcome::Measured(m)) if m.directive_in_comment.is_some()
+        ))
+    }
+
+    /// The base's version of the file (at its old path, for a rename), measured; `None`
+    /// when the base has none.
+    fn at_base(&self, path: &str, from: Option<&str>) -> Result<Option<FileOutcome>> {
+        let at = from.unwrap_or(path);
+        Ok(match self.base_tree.read(at)? {
+            None => None,
+            Some(old) => measure::measure_file(at, &old, &self.options),
+        })
+    }
+
+    /// Why the working tree holds no file to read at a changed path.
+    fn unread_reason(&self, path: &str) -> Result<&'static str> {
+        Ok(match self.work.entry(path)? {
+            Entry::Missing => {
+                "not in the working tree (a sparse checkout or skip-worktree leaves it out)"
+            }
+            _ => "not a regular file (symbolic links are not followed)",
+        })
+    }
+
+    /// True when the file at the base carried a generated-code header (or was not there):
+    /// a header new on the branch does not exempt a file (SPEC §6 step 3).
+    fn generated_at_base(&self, base_path: &str) -> Result<bool> {
+        Ok(match self.base_tree.read(base_path)? {
+            Some(old) => measure::generated_header(&String::from_utf8_lossy(&old)),
+            None => true,
+        })
+    }
+}
+
+/// Judges a value; a renamed file's units are tolerated by its old path's entries in the
+/// baseline of the context that owned the old path. Every judged value is kept: the
+/// merge sorts excesses, divergences and what can tighten from the rest.
+pub(super) fn judge_value(
+    terms: &Terms,
+    owner: &ContextTerms,
+    value: &UnitValue,
+    from: Option<&str>,
+) -> Option<Finding> {
+    let mut allowance = owner.allowance(&value.path, &value.unit, value);
+    if let Some(from) = from {
+        let old_unit = old_unit_name(value, from);
+        let old = terms
+            .owner(from)
+            .and_then(|c| c.allowance(from, &old_unit, value));
+        allowance = allowance.max(old);
+    }
+    owner.judge_with(value, allowance)
+}
+
+/// The unit's name at the old path: file-level units are named by the file's name.
+fn old_unit_name(value: &UnitValue, from: &str) -> String {
+    if value.metric.is_file_level() {
+        PathBuf::from(from)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or(from)
+            .to_string()
+    } else {
+        value.unit.clone()
+    }
+}
+
+/// `judged (modified; context inventory)`.
+fn judged_note(kind: &ChangeKind, context: &str) -> String {
+    let how = match kind {
+        ChangeKind::Added => "added".to_string(),
+        ChangeKind::Renamed { from } => format!("renamed from {from}"),
+        _ => "modified".to_string(),
+    };
+    format!("judged ({how}; context {context})")
+}

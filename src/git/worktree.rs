@@ -1,0 +1,286 @@
+//! Leg 2 of the listing (SPEC §6 step 3, §6.1 "git attributes and config change
+//! nothing"): the index against the working tree, by the working tree's raw bytes.
+//!
+//! No attribute converts a file (`working-tree-encoding`, `eol`, `text`, `ident`,
+//! filters) and no locally settable configuration changes what is seen: stat data are
+//! compared with git's default strictness whatever `core.checkStat` or `core.trustCTime`
+//! say, a file whose stat data don't match is hashed as it is on disk, the
+//! `assume-unchanged` and fsmonitor flags of an entry are not trusted, `core.ignoreCase`
+//! is not read (paths match byte for byte), and untracked files are found by a walk that
+//! honours the working tree's `.gitignore` files alone (not `.git/info/exclude`,
+//! `core.excludesFile`, the global ignore file or `status.showUntrackedFiles`).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result};
+use gix::bstr::{BStr, BString, ByteSlice as _};
+use gix::index::entry::{stat, Flags, Mode, Stat};
+use gix::ObjectId;
+use rayon::prelude::*;
+
+/// What a path holds, as far as the gate cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    File,
+    Link,
+    Submodule,
+    /// A sparse-index directory entry or anything else that is no file.
+    Other,
+}
+
+impl Kind {
+    pub(super) fn of_mode(mode: Mode) -> Kind {
+        if mode == Mode::COMMIT {
+            Kind::Submodule
+        } else if mode == Mode::SYMLINK {
+            Kind::Link
+        } else if mode == Mode::FILE || mode == Mode::FILE_EXECUTABLE {
+            Kind::File
+        } else {
+            Kind::Other
+        }
+    }
+}
+
+/// A path whose working-tree state differs from the index.
+#[derive(Debug, Clone)]
+pub(super) enum Seen {
+    /// A tracked path: `now` is what the working tree holds there (`None`: nothing).
+    Tracked { path: BString, now: Option<Kind> },
+    /// A file or link the index doesn't hold (an intent-to-add entry counts as none) and
+    /// no `.gitignore` file ignores.
+    Untracked { path: BString, now: Kind },
+}
+
+/// Every path whose working-tree state differs from `index`, tracked paths first.
+pub(super) fn compare(
+    repo: &gix::Repository,
+    workdir: &Path,
+    index: &gix::index::File,
+) -> Result<Vec<Seen>> {
+    let mut seen = tracked(&repo.clone().into_sync(), workdir, index);
+    seen.extend(untracked(workdir, index)?);
+    Ok(seen)
+}
+
+/// The tracked paths that differ, in index order; one item per path (a conflicted path
+/// has several entries and is always reported). An intent-to-add entry is untracked.
+fn tracked(
+    repo: &gix::ThreadSafeRepository,
+    workdir: &Path,
+    index: &gix::index::File,
+) -> Vec<Seen> {
+    let entries: Vec<(&BStr, &gix::index::Entry)> =
+        index.entries().iter().map(|e| (e.path(index), e)).collect();
+    let per_thread = || (Probe::default(), repo.to_thread_local());
+    entries
+        .par_iter()
+        .enumerate()
+        .map_init(per_thread, |(probe, repo), (i, &(path, entry))| {
+            let conflicted = entry.stage_raw() != 0;
+            if conflicted && i > 0 && entries[i - 1].0 == path {
+                return None;
+            }
+            let abs = workdir.join(gix::path::from_bstr(path).ok()?);
+            let disk = probe.at(workdir, &abs);
+            if entry.flags.contains(Flags::INTENT_TO_ADD) {
+                let now = disk.kind()?;
+                let path = path.to_owned();
+                return Some(Seen::Untracked { path, now });
+            }
+            let sparse = disk == Disk::Missing && entry.flags.contains(Flags::SKIP_WORKTREE);
+            let changed = conflicted || !sparse && differs(repo, &abs, entry, disk, index);
+            changed.then(|| Seen::Tracked {
+                path: path.to_owned(),
+                now: disk.kind(),
+            })
+        })
+        .flatten()
+        .collect()
+}
+
+/// Whether the working tree's `disk` at `abs` holds something other than `entry`.
+fn differs(
+    repo: &gix::Repository,
+    abs: &Path,
+    entry: &gix::index::Entry,
+    disk: Disk,
+    index: &gix::index::File,
+) -> bool {
+    let expected = Kind::of_mode(entry.mode);
+    match disk {
+        // An uninitialised submodule is an empty directory.
+        Disk::Other => expected != Kind::Submodule,
+        Disk::Missing => true,
+        Disk::Repository => expected != Kind::Submodule || submodule_moved(abs, entry),
+        Disk::File | Disk::Link if disk.kind() != Some(expected) => true,
+        Disk::File | Disk::Link if stat_clean(abs, entry, index) => false,
+        Disk::File | Disk::Link => match raw_bytes(abs, disk) {
+            None => true,
+            Some(bytes) if blob_id(&bytes) == Some(entry.id) => false,
+            Some(bytes) => !(disk == Disk::File && same_but_line_ends(repo, &bytes, entry.id)),
+        },
+    }
+}
+
+/// True when `bytes` and the blob `id` differ only in that one ends lines with `\r\n`
+/// where the other ends them with `\n` (`core.autocrlf`, `eol=crlf`): nothing structgate
+/// measures can tell them apart. A lone `\r` in either is a line break of its own, so
+/// they are then not alike.
+fn same_but_line_ends(repo: &gix::Repository, bytes: &[u8], id: ObjectId) -> bool {
+    let Ok(blob) = repo.find_blob(id) else {
+        return false;
+    };
+    let lone_cr = |b: &[u8]| {
+        b.iter()
+            .enumerate()
+            .any(|(i, &c)| c == b'\r' && b.get(i + 1) != Some(&b'\n'))
+    };
+    if lone_cr(bytes) || lone_cr(&blob.data) {
+        return false;
+    }
+    let without_cr = |b: &[u8]| {
+        b.iter()
+            .copied()
+            .filter(|&c| c != b'\r')
+            .collect::<Vec<u8>>()
+    };
+    without_cr(bytes) == without_cr(&blob.data)
+}
+
+/// True when the file's stat data match the entry's, compared with git's default
+/// strictness (mtime, ctime, inode, size, ...), and the entry isn't racy.
+fn stat_clean(abs: &Path, entry: &gix::index::Entry, index: &gix::index::File) -> bool {
+    let options = stat::Options::default();
+    if entry.stat.is_racy(index.timestamp(), options) {
+        return false;
+    }
+    let Ok(meta) = gix::index::fs::Metadata::from_path_no_follow(abs) else {
+        return false;
+    };
+    Stat::from_fs(&meta).is_ok_and(|now| entry.stat.matches(&now, options))
+}
+
+/// A file's bytes or a link's target, as they are on disk.
+fn raw_bytes(abs: &Path, disk: Disk) -> Option<Vec<u8>> {
+    match disk {
+        Disk::Link => {
+            let target = std::fs::read_link(abs).ok()?;
+            Some(gix::path::into_bstr(target).ok()?.into_owned().into())
+        }
+        _ => std::fs::read(abs).ok(),
+    }
+}
+
+/// The git blob id of `bytes`.
+fn blob_id(bytes: &[u8]) -> Option<ObjectId> {
+    gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes).ok()
+}
+
+/// Whether the submodule checked out at `dir` sits at another commit than its entry.
+fn submodule_moved(dir: &Path, entry: &gix::index::Entry) -> bool {
+    let head = gix::open(dir)
+        .ok()
+        .and_then(|r| r.head_id().ok().map(|id| id.detach()));
+    head != Some(entry.id)
+}
+
+/// What the working tree holds at a path, without following links (also on the way:
+/// a path through a link to a directory holds nothing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Disk {
+    Missing,
+    File,
+    Link,
+    /// A directory holding a `.git`: a checked-out submodule or another repository.
+    Repository,
+    /// A directory without `.git`, a socket, a device, ...
+    Other,
+}
+
+impl Disk {
+    fn kind(self) -> Option<Kind> {
+        match self {
+            Disk::File => Some(Kind::File),
+            Disk::Link => Some(Kind::Link),
+            _ => None,
+        }
+    }
+}
+
+/// Looks paths up in the working tree, remembering which directories on the way are
+/// real directories.
+#[derive(Default)]
+struct Probe {
+    dirs: HashMap<PathBuf, bool>,
+}
+
+impl Probe {
+    fn at(&mut self, workdir: &Path, abs: &Path) -> Disk {
+        let mut dir = abs.parent();
+        let mut above = Vec::new();
+        while let Some(d) = dir.filter(|d| d.starts_with(workdir) && *d != workdir) {
+            above.push(d);
+            dir = d.parent();
+        }
+        for d in above.into_iter().rev() {
+            let real = *self
+                .dirs
+                .entry(d.to_path_buf())
+                .or_insert_with(|| std::fs::symlink_metadata(d).is_ok_and(|m| m.is_dir()));
+            if !real {
+                return Disk::Missing;
+            }
+        }
+        match std::fs::symlink_metadata(abs) {
+            Err(_) => Disk::Missing,
+            Ok(m) if m.file_type().is_symlink() => Disk::Link,
+            Ok(m) if m.is_file() => Disk::File,
+            Ok(m) if m.is_dir() && abs.join(".git").exists() => Disk::Repository,
+            Ok(_) => Disk::Other,
+        }
+    }
+}
+
+/// The files and links of the working tree the index doesn't hold and no `.gitignore`
+/// ignores; nested repositories (submodules among them) are not entered.
+fn untracked(workdir: &Path, index: &gix::index::File) -> Result<Vec<Seen>> {
+    let mut walk = ignore::WalkBuilder::new(workdir);
+    walk.hidden(false)
+        .follow_links(false)
+        .git_ignore(true)
+        .git_exclude(false)
+        .git_global(false)
+        .ignore(false)
+        .parents(false)
+        .require_git(false)
+        .filter_entry(|e| {
+            let nested = e.depth() > 0
+                && e.file_type().is_some_and(|t| t.is_dir())
+                && e.path().join(".git").exists();
+            e.file_name() != ".git" && !nested
+        });
+    let entries = index.entries();
+    let mut seen = Vec::new();
+    for entry in walk.build() {
+        let entry = entry.with_context(|| format!("listing {}", workdir.display()))?;
+        let now = match entry.file_type() {
+            Some(t) if t.is_symlink() => Kind::Link,
+            Some(t) if t.is_file() => Kind::File,
+            _ => continue,
+        };
+        let rel = entry.path().strip_prefix(workdir).unwrap_or(entry.path());
+        let Ok(rel) = gix::path::into_bstr(rel) else {
+            continue;
+        };
+        let path = gix::path::to_unix_separators_on_windows(rel).into_owned();
+        let held = entries
+            .binary_search_by(|e| e.path(index).cmp(path.as_bstr()))
+            .is_ok();
+        if !held {
+            seen.push(Seen::Untracked { path, now });
+        }
+    }
+    Ok(seen)
+}
