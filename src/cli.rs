@@ -216,6 +216,10 @@ pub struct GateArgs {
     /// Exit 1 when the change could not be judged
     #[arg(long)]
     pub require_judged: bool,
+    /// Judge the index instead of the working tree: what the commit will hold (the mode
+    /// for a pre-commit hook)
+    #[arg(long)]
+    pub staged: bool,
     #[command(flatten)]
     pub size: SizeArgs,
 }

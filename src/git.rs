@@ -12,6 +12,7 @@ mod base;
 mod changes;
 mod index;
 mod renames;
+mod staged;
 mod tree;
 mod worktree;
 
@@ -22,6 +23,7 @@ use gix::ObjectId;
 
 pub use base::BaseResolution;
 pub use index::{blob_id, BlobId, IndexIds};
+pub use staged::IndexSource;
 pub use tree::TreeSource;
 
 /// The bases tried, in order, when the gate is given no `--base` (SPEC §6 step 1).
@@ -141,8 +143,17 @@ impl Repo {
         })?;
         let id = self.commit_id(base_commit)?;
         let tree = self.tree_of(id)?;
-        changes::list(&self.repo, workdir, tree)
+        changes::list(&self.repo, Some(workdir), tree)
             .with_context(|| format!("listing the changes since commit {base_commit}"))
+    }
+
+    /// Every file that differs between `base_commit`'s tree and the index (what a commit
+    /// made now would hold), sorted by path, one entry per path (`gate --staged`).
+    pub fn staged_changes(&self, base_commit: &str) -> Result<Vec<Change>> {
+        let id = self.commit_id(base_commit)?;
+        let tree = self.tree_of(id)?;
+        changes::list(&self.repo, None, tree)
+            .with_context(|| format!("listing the staged changes since commit {base_commit}"))
     }
 
     /// `(old, new)` paths of the files renamed or moved between `commit`'s tree and the

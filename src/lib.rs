@@ -177,6 +177,7 @@ fn run_gate(cwd: PathBuf, args: cli::GateArgs, console: &Console) -> Result<Exit
         bases: args.bases,
         start: args.start,
         options: options(&args.size),
+        staged: args.staged,
     };
     let rep = commands::gate::run(&request)?;
     console.warn(&rep.warnings);

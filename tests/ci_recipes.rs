@@ -144,7 +144,7 @@ fn the_pre_commit_hook_runs_the_gate_without_file_names() {
     let hooks: serde_yaml::Value = serde_yaml::from_str(&text).expect("YAML");
     let hook = &hooks[0];
     assert_eq!(hook["id"].as_str(), Some("structgate-gate"));
-    assert_eq!(hook["entry"].as_str(), Some("structgate gate"));
+    assert_eq!(hook["entry"].as_str(), Some("structgate gate --staged"));
     assert_eq!(hook["language"].as_str(), Some("rust"));
     assert_eq!(hook["pass_filenames"].as_bool(), Some(false));
     assert_eq!(hooks.as_sequence().map(Vec::len), Some(1));

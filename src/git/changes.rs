@@ -35,10 +35,11 @@ struct Record {
     checked: bool,
 }
 
-/// The changed files between `base_tree` and the working tree at `workdir`, sorted.
+/// The changed files between `base_tree` and the working tree at `workdir` (or, with
+/// `workdir` `None`, the index: `gate --staged`), sorted.
 pub(super) fn list(
     repo: &gix::Repository,
-    workdir: &Path,
+    workdir: Option<&Path>,
     base_tree: ObjectId,
 ) -> Result<Vec<Change>> {
     let index = repo.index_or_empty().map_err(plain)?;
@@ -50,18 +51,21 @@ pub(super) fn list(
         ));
     }
     let tree_index = tree_index(repo, base_tree, &index)?;
-    let seen = worktree::compare(repo, workdir, &index)?;
     let tree = repo.find_tree(base_tree).map_err(plain)?;
     let mut ledger = Ledger::new(tree);
     for change in &tree_index {
         ledger.tree_index(change)?;
     }
-    for item in seen {
-        ledger.worktree(item)?;
+    if let Some(workdir) = workdir {
+        for item in worktree::compare(repo, workdir, &index)? {
+            ledger.worktree(item)?;
+        }
     }
     let not_utf8 = std::mem::take(&mut ledger.not_utf8);
     let mut pending = ledger.classify();
-    renames::settle(repo, workdir, &mut pending)?;
+    if let Some(workdir) = workdir {
+        renames::settle(repo, workdir, &mut pending)?;
+    }
     let mut changes: Vec<Change> = pending
         .kinds
         .into_iter()

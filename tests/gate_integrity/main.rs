@@ -9,6 +9,7 @@ mod base;
 mod index;
 mod left_out;
 mod listing;
+mod staged;
 mod unmeasurable;
 
 use common::{cs_class, Scenario};

@@ -7,17 +7,16 @@
 //! for `a`, `a/b` and `a/b/c` when they are new, never for old ancestors' old findings.
 
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use anyhow::Result;
 
+use super::judged::Judged;
 use crate::contracts::{self, is_readme, Listing, Outcome, Side};
 use crate::git::{Change, ChangeKind, TreeSource};
-use crate::source::WorkTree;
 
 /// Checks the directories `changes` touch in the working tree at `workdir` against the
 /// base tree `base`. No change, no check (and no listing).
-pub(super) fn check(base: &TreeSource, workdir: &Path, changes: &[Change]) -> Result<Outcome> {
+pub(super) fn check(base: &TreeSource, judged: &Judged, changes: &[Change]) -> Result<Outcome> {
     if changes.is_empty() {
         return Ok(Outcome::default());
     }
@@ -25,12 +24,11 @@ pub(super) fn check(base: &TreeSource, workdir: &Path, changes: &[Change]) -> Re
     if !changes.iter().any(|c| may_lie_in_a_tree(c, &at_base)) {
         return Ok(Outcome::default());
     }
-    let work_tree = WorkTree::new(workdir);
-    let work = Listing::new(contracts::work_entries(workdir)?);
+    let work = Listing::new(judged.entries()?);
     let dirs = touched(changes, &work, &at_base);
     contracts::check(
         Side {
-            source: &work_tree,
+            source: judged.source(),
             listing: &work,
         },
         Some(Side {

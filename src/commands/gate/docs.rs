@@ -12,7 +12,6 @@ use super::Sandbox;
 use crate::git::{Change, ChangeKind};
 use crate::measure;
 use crate::model::{FileMeasure, FileOutcome, Language, Metric};
-use crate::source::FileSource as _;
 use crate::terms::ContextTerms;
 
 /// The paths the working tree holds that differ from the base: added, modified, and the
@@ -58,7 +57,7 @@ pub(super) fn note_changed_imports(
 
 /// Judges `loaded_bytes` of every unchanged Markdown document, owned by a judged context
 /// that limits `loaded_bytes`, whose imports reach a changed file. The documents are read
-/// from the working tree, through the same measuring path as every other file.
+/// from the working tree (the index, with `--staged`), through the same measuring path as every other file.
 pub(super) fn judge_importers(judging: &Judging, sb: &mut Sandbox) -> Result<()> {
     let limiting: Vec<&ContextTerms> = judging
         .terms
@@ -72,14 +71,10 @@ pub(super) fn judge_importers(judging: &Judging, sb: &mut Sandbox) -> Result<()>
     let mut dirs: Vec<String> = limiting
         .iter()
         .flat_map(|c| c.context.owned.iter().cloned())
-        .filter(|dir| judging.work.abs(dir).is_dir())
         .collect();
     dirs.sort();
     dirs.dedup();
-    if dirs.is_empty() {
-        return Ok(());
-    }
-    for path in measure::list_measured(judging.work.root(), &dirs)? {
+    for path in judging.work.measured_under(&dirs)? {
         let unchanged_doc = Language::of_path(&path) == Some(Language::Markdown)
             && !judging.changed.contains(&path);
         let owner = judging
@@ -107,7 +102,7 @@ fn judge_importer(
     owner: &ContextTerms,
     path: &str,
 ) -> Result<()> {
-    let Some(bytes) = judging.work.read(path)? else {
+    let Some(bytes) = judging.work.source().read(path)? else {
         return Ok(());
     };
     let outcome = measure::measure_file_in(

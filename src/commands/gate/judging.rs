@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
+use super::judged::Judged;
 use super::sandbox::unjudged_reason;
 use super::{docs, FileReason, Sandbox};
 use crate::cache::Cache;
@@ -15,7 +16,7 @@ use crate::git::{Change, ChangeKind};
 use crate::judge::Finding;
 use crate::measure::{self, Imports, Options};
 use crate::model::{FileOutcome, Language, SkipReason, UnitValue};
-use crate::source::{Entry, FileSource, WorkTree};
+use crate::source::{Entry, FileSource};
 use crate::terms::{ContextTerms, Terms};
 
 /// What a symbolic link in owned directories is listed with.
@@ -27,7 +28,8 @@ pub(super) struct Judging<'a> {
     base_tree: &'a dyn FileSource,
     /// Resolves eager imports in the working tree (SPEC §8).
     pub(super) imports: Imports<'a>,
-    pub(super) work: &'a WorkTree,
+    /// The working tree, or with `--staged` the index.
+    pub(super) work: &'a Judged,
     pub(super) options: Options,
     /// Every path the working tree holds that differs from the base.
     pub(super) changed: BTreeSet<String>,
@@ -40,7 +42,7 @@ impl<'a> Judging<'a> {
     pub(super) fn new(
         terms: &'a Terms,
         base_tree: &'a dyn FileSource,
-        work: &'a WorkTree,
+        work: &'a Judged,
         options: Options,
         changes: &[Change],
         memo: &'a Cache,
@@ -48,7 +50,7 @@ impl<'a> Judging<'a> {
         Judging {
             terms,
             base_tree,
-            imports: Imports::new(work, options.max_file_size),
+            imports: Imports::new(work.source(), options.max_file_size),
             work,
             options,
             changed: docs::changed_paths(changes),
@@ -155,7 +157,7 @@ impl<'a> Judging<'a> {
         from: Option<&str>,
         kind: &ChangeKind,
     ) -> Result<String> {
-        let Some(bytes) = self.work.read(path)? else {
+        let Some(bytes) = self.work.source().read(path)? else {
             let reason = self.unread_reason(path)?;
             sb.skipped.push((path.to_string(), reason.to_string()));
             return Ok(format!("not judged: skipped: {reason}"));
@@ -166,37 +168,17 @@ impl<'a> Judging<'a> {
         };
         let outcome = measure::measure_file_in(&self.imports, self.memo, path, &bytes, &options);
         Ok(match outcome {
-            Some(FileOutcome::Measured(m))
-                if m.directive_in_comment.is_some() && !self.directive_at_base(path, from)? =>
-            {
-                let line = m.directive_in_comment.unwrap_or_default();
-                let detail =
-                    format!("a preprocessor directive inside a block comment at line {line}");
-                let listed = FileReason::new(path, "directive-in-comment", detail.clone());
-                sb.unmeasurable.push(listed);
-                format!("not judged: unmeasurable: {detail}")
-            }
             Some(FileOutcome::Measured(m)) => {
+                if let Some(line) = m.directive_in_comment {
+                    if !self.directive_at_base(path, from)? {
+                        return Ok(directive_in_comment(sb, path, line));
+                    }
+                }
                 sb.judged.insert(path.to_string());
-                sb.warnings
-                    .extend(m.warnings.iter().map(|w| format!("{path}: {w}")));
-                docs::note_changed_imports(self, sb, owner, &m);
-                let judged = m.values().into_iter();
-                sb.findings
-                    .extend(judged.filter_map(|v| judge_value(self.terms, owner, &v, from)));
+                self.judge_measured(sb, owner, &m, from);
                 judged_note(kind, &owner.context.name)
             }
-            Some(FileOutcome::Skipped { reason, .. })
-                if reason.is_unmeasurable_form() && self.measurable_at_base(path, from)? =>
-            {
-                let listed = FileReason::new(path, reason.code(), reason.to_string());
-                sb.unmeasurable.push(listed);
-                format!("not judged: unmeasurable: {reason}")
-            }
-            Some(FileOutcome::Skipped { reason, .. }) => {
-                sb.skipped.push((path.to_string(), reason.to_string()));
-                format!("not judged: skipped: {reason}")
-            }
+            Some(FileOutcome::Skipped { reason, .. }) => self.skipped(sb, path, from, &reason)?,
             Some(FileOutcome::LeftOut { reason, .. }) => {
                 if *kind != ChangeKind::Modified {
                     let listed = FileReason::new(path, reason.code(), reason.to_string());
@@ -206,6 +188,41 @@ impl<'a> Judging<'a> {
             }
             None => "not judged: not a measured language".to_string(),
         })
+    }
+
+    /// A file the measurer skipped: unmeasurable, and failing, when the branch made it so
+    /// (SPEC §6.1); else listed as skipped.
+    fn skipped(
+        &self,
+        sb: &mut Sandbox,
+        path: &str,
+        from: Option<&str>,
+        reason: &SkipReason,
+    ) -> Result<String> {
+        if reason.is_unmeasurable_form() && self.measurable_at_base(path, from)? {
+            let listed = FileReason::new(path, reason.code(), reason.to_string());
+            sb.unmeasurable.push(listed);
+            return Ok(format!("not judged: unmeasurable: {reason}"));
+        }
+        sb.skipped.push((path.to_string(), reason.to_string()));
+        Ok(format!("not judged: skipped: {reason}"))
+    }
+
+    /// Judges every value of a measured file (its warnings go to the report too).
+    fn judge_measured(
+        &self,
+        sb: &mut Sandbox,
+        owner: &ContextTerms,
+        m: &crate::model::FileMeasure,
+        from: Option<&str>,
+    ) {
+        let path = &m.path;
+        sb.warnings
+            .extend(m.warnings.iter().map(|w| format!("{path}: {w}")));
+        docs::note_changed_imports(self, sb, owner, m);
+        let judged = m.values().into_iter();
+        sb.findings
+            .extend(judged.filter_map(|v| judge_value(self.terms, owner, &v, from)));
     }
 
     /// True when the base's version of the file (at its old path, for a rename) was
@@ -240,7 +257,7 @@ impl<'a> Judging<'a> {
 
     /// Why the working tree holds no file to read at a changed path.
     fn unread_reason(&self, path: &str) -> Result<&'static str> {
-        Ok(match self.work.entry(path)? {
+        Ok(match self.work.source().entry(path)? {
             Entry::Missing => {
                 "not in the working tree (a sparse checkout or skip-worktree leaves it out)"
             }
@@ -289,6 +306,18 @@ fn old_unit_name(value: &UnitValue, from: &str) -> String {
     } else {
         value.unit.clone()
     }
+}
+
+/// A C# file with a preprocessor directive inside a block comment, where the base's
+/// version had none: unmeasurable (SPEC §6.1).
+fn directive_in_comment(sb: &mut Sandbox, path: &str, line: u32) -> String {
+    let detail = format!("a preprocessor directive inside a block comment at line {line}");
+    sb.unmeasurable.push(FileReason::new(
+        path,
+        "directive-in-comment",
+        detail.clone(),
+    ));
+    format!("not judged: unmeasurable: {detail}")
 }
 
 /// `judged (modified; context inventory)`.

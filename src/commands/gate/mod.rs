@@ -4,6 +4,7 @@
 mod base;
 mod contracts;
 mod docs;
+mod judged;
 mod judging;
 mod merge;
 mod review;
@@ -27,6 +28,8 @@ pub struct Request {
     /// The gate never uses the measurement cache (SPEC §6.1): `--no-cache` changes
     /// nothing here.
     pub options: Options,
+    /// `--staged`: judge the index instead of the working tree (SPEC §6.1).
+    pub staged: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

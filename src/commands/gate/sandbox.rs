@@ -4,10 +4,10 @@ use std::path::Path;
 
 use anyhow::{bail, Result};
 
+use super::judged::Judged;
 use super::{docs, ContextState, NotJudged, Request, Sandbox};
 use crate::cache::Cache;
 use crate::git::{Change, Repo};
-use crate::source::{FileSource, WorkTree};
 use crate::terms::{self, ContextTerms, Terms};
 
 /// Judges the working tree holding `dir`.
@@ -39,19 +39,18 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
             detail: format!("base {base}"),
         });
     }
-    let Some(changes) = list_changes(&repo, &base, &mut sandbox) else {
+    let work = Judged::open(&repo, &workdir, request.staged)?;
+    let Some(changes) = list_changes(&repo, &work, &base, &mut sandbox) else {
         return Ok(sandbox);
     };
-    sandbox.contracts = super::contracts::check(&tree, &workdir, &changes)?;
-    let branch = WorkTree::new(&workdir);
-    let branch = (&branch as &dyn FileSource, request.options.max_file_size);
+    sandbox.contracts = super::contracts::check(&tree, &work, &changes)?;
+    let branch = (work.source(), request.options.max_file_size);
     sandbox.terms_changed =
         super::review::terms_changed(&terms, &tree, branch, &changes, &repo_name)?;
     if !judged {
         return Ok(sandbox);
     }
     sandbox.ran = true;
-    let work = WorkTree::new(workdir);
     // Measured afresh: no cache for what the gate judges (SPEC §6.1).
     let cache = Cache::open(None, false);
     let judging =
@@ -74,8 +73,13 @@ fn judge_all(
 }
 
 /// The files changed since `base`, or `None` after noting that git couldn't list them.
-fn list_changes(repo: &Repo, base: &str, sandbox: &mut Sandbox) -> Option<Vec<Change>> {
-    match repo.changes(base) {
+fn list_changes(
+    repo: &Repo,
+    work: &Judged,
+    base: &str,
+    sandbox: &mut Sandbox,
+) -> Option<Vec<Change>> {
+    match work.changes(repo, base) {
         Ok(changes) => Some(changes),
         Err(e) => {
             sandbox.not_judged.push(NotJudged {

@@ -1,0 +1,65 @@
+//! What the gate judges (SPEC §6 step 3, §6.1): the working tree, or with `--staged`
+//! the index, each file as its staged blob holds it (the pre-commit mode).
+
+use anyhow::Result;
+
+use crate::git::{Change, IndexSource, Repo};
+use crate::source::{FileSource, Listed, WorkTree};
+
+pub(super) enum Judged {
+    WorkTree(WorkTree),
+    Index(Box<IndexSource>),
+}
+
+impl Judged {
+    /// The working tree at `workdir`, or with `staged` the repository's index.
+    pub(super) fn open(repo: &Repo, workdir: &std::path::Path, staged: bool) -> Result<Judged> {
+        Ok(if staged {
+            Judged::Index(Box::new(repo.index_source()?))
+        } else {
+            Judged::WorkTree(WorkTree::new(workdir))
+        })
+    }
+
+    /// The files changed since `base` on this side.
+    pub(super) fn changes(&self, repo: &Repo, base: &str) -> Result<Vec<Change>> {
+        match self {
+            Judged::WorkTree(_) => repo.changes(base),
+            Judged::Index(_) => repo.staged_changes(base),
+        }
+    }
+
+    pub(super) fn source(&self) -> &dyn FileSource {
+        match self {
+            Judged::WorkTree(w) => w,
+            Judged::Index(i) => i.as_ref(),
+        }
+    }
+
+    /// Every file and link, for directory contracts (SPEC §9).
+    pub(super) fn entries(&self) -> Result<Vec<Listed>> {
+        match self {
+            Judged::WorkTree(w) => crate::contracts::work_entries(w.root()),
+            Judged::Index(i) => Ok(i.entries()),
+        }
+    }
+
+    /// The files of a measured language under any of `dirs`, sorted.
+    pub(super) fn measured_under(&self, dirs: &[String]) -> Result<Vec<String>> {
+        match self {
+            Judged::WorkTree(w) => {
+                let dirs: Vec<String> =
+                    dirs.iter().filter(|d| w.abs(d).is_dir()).cloned().collect();
+                if dirs.is_empty() {
+                    return Ok(Vec::new());
+                }
+                crate::measure::list_measured(w.root(), &dirs)
+            }
+            Judged::Index(i) => Ok(i
+                .files_under(dirs)
+                .into_iter()
+                .filter(|p| crate::model::Language::of_path(p).is_some())
+                .collect()),
+        }
+    }
+}
