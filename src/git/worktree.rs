@@ -11,11 +11,12 @@
 //! `core.excludesFile`, the global ignore file or `status.showUntrackedFiles`).
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context as _, Result};
 use gix::bstr::{BStr, BString, ByteSlice as _};
 use gix::index::entry::{stat, Flags, Mode, Stat};
+use gix::index::fs::Metadata;
 use gix::ObjectId;
 use rayon::prelude::*;
 
@@ -83,14 +84,14 @@ fn tracked(
                 return None;
             }
             let abs = workdir.join(gix::path::from_bstr(path).ok()?);
-            let disk = probe.at(workdir, &abs);
+            let (disk, meta) = probe.at(path, &abs);
             if entry.flags.contains(Flags::INTENT_TO_ADD) {
                 let now = disk.kind()?;
                 let path = path.to_owned();
                 return Some(Seen::Untracked { path, now });
             }
             let sparse = disk == Disk::Missing && entry.flags.contains(Flags::SKIP_WORKTREE);
-            let changed = conflicted || !sparse && differs(repo, &abs, entry, disk, index);
+            let changed = conflicted || !sparse && differs(repo, &abs, entry, (disk, meta), index);
             changed.then(|| Seen::Tracked {
                 path: path.to_owned(),
                 now: disk.kind(),
@@ -105,7 +106,7 @@ fn differs(
     repo: &gix::Repository,
     abs: &Path,
     entry: &gix::index::Entry,
-    disk: Disk,
+    (disk, meta): (Disk, Option<Metadata>),
     index: &gix::index::File,
 ) -> bool {
     let expected = Kind::of_mode(entry.mode);
@@ -115,7 +116,9 @@ fn differs(
         Disk::Missing => true,
         Disk::Repository => expected != Kind::Submodule || submodule_moved(abs, entry),
         Disk::File | Disk::Link if disk.kind() != Some(expected) => true,
-        Disk::File | Disk::Link if stat_clean(abs, entry, index) => false,
+        Disk::File | Disk::Link if meta.as_ref().is_some_and(|m| stat_clean(m, entry, index)) => {
+            false
+        }
         Disk::File | Disk::Link => match raw_bytes(abs, disk) {
             None => true,
             Some(bytes) if blob_id(&bytes) == Some(entry.id) => false,
@@ -151,15 +154,10 @@ fn same_but_line_ends(repo: &gix::Repository, bytes: &[u8], id: ObjectId) -> boo
 
 /// True when the file's stat data match the entry's, compared with git's default
 /// strictness (mtime, ctime, inode, size, ...), and the entry isn't racy.
-fn stat_clean(abs: &Path, entry: &gix::index::Entry, index: &gix::index::File) -> bool {
+fn stat_clean(meta: &Metadata, entry: &gix::index::Entry, index: &gix::index::File) -> bool {
     let options = stat::Options::default();
-    if entry.stat.is_racy(index.timestamp(), options) {
-        return false;
-    }
-    let Ok(meta) = gix::index::fs::Metadata::from_path_no_follow(abs) else {
-        return false;
-    };
-    Stat::from_fs(&meta).is_ok_and(|now| entry.stat.matches(&now, options))
+    !entry.stat.is_racy(index.timestamp(), options)
+        && Stat::from_fs(meta).is_ok_and(|now| entry.stat.matches(&now, options))
 }
 
 /// A file's bytes or a link's target, as they are on disk.
@@ -210,36 +208,78 @@ impl Disk {
 }
 
 /// Looks paths up in the working tree, remembering which directories on the way are
-/// real directories.
+/// real directories (entries come sorted, so most share the previous one's directory).
 #[derive(Default)]
 struct Probe {
-    dirs: HashMap<PathBuf, bool>,
+    last_dir: Option<(Vec<u8>, bool)>,
+    dirs: HashMap<Vec<u8>, bool>,
 }
 
 impl Probe {
-    fn at(&mut self, workdir: &Path, abs: &Path) -> Disk {
-        let mut dir = abs.parent();
-        let mut above = Vec::new();
-        while let Some(d) = dir.filter(|d| d.starts_with(workdir) && *d != workdir) {
-            above.push(d);
-            dir = d.parent();
+    /// What the working tree holds at the repository-relative `path` (`abs` on disk),
+    /// with its metadata when it is there.
+    fn at(&mut self, path: &BStr, abs: &Path) -> (Disk, Option<Metadata>) {
+        if !self.dir_is_real(path, abs) {
+            return (Disk::Missing, None);
         }
-        for d in above.into_iter().rev() {
-            let real = *self
-                .dirs
-                .entry(d.to_path_buf())
-                .or_insert_with(|| std::fs::symlink_metadata(d).is_ok_and(|m| m.is_dir()));
-            if !real {
-                return Disk::Missing;
+        let Ok(meta) = Metadata::from_path_no_follow(abs) else {
+            return (Disk::Missing, None);
+        };
+        let disk = if meta.is_symlink() {
+            Disk::Link
+        } else if meta.is_file() {
+            Disk::File
+        } else if meta.is_dir() && abs.join(".git").exists() {
+            Disk::Repository
+        } else {
+            Disk::Other
+        };
+        (disk, Some(meta))
+    }
+
+    /// True when every directory above `path` is a directory, not a link or a file.
+    fn dir_is_real(&mut self, path: &BStr, abs: &Path) -> bool {
+        let Some(slash) = path.rfind_byte(b'/') else {
+            return true;
+        };
+        let dir = &path[..slash];
+        if let Some((last, real)) = &self.last_dir {
+            if last.as_slice() == dir {
+                return *real;
             }
         }
-        match std::fs::symlink_metadata(abs) {
-            Err(_) => Disk::Missing,
-            Ok(m) if m.file_type().is_symlink() => Disk::Link,
-            Ok(m) if m.is_file() => Disk::File,
-            Ok(m) if m.is_dir() && abs.join(".git").exists() => Disk::Repository,
-            Ok(_) => Disk::Other,
+        let depth = dir.iter().filter(|&&b| b == b'/').count() + 1;
+        let mut real = true;
+        let mut above = abs.parent();
+        let mut checks = Vec::with_capacity(depth);
+        for end in dir
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| b == b'/')
+            .map(|(i, _)| i)
+        {
+            checks.push(&dir[..end]);
         }
+        checks.push(dir);
+        // `abs`'s ancestors, innermost first, line up with `checks` reversed.
+        let mut on_disk = Vec::with_capacity(depth);
+        for _ in 0..depth {
+            let Some(d) = above else { break };
+            on_disk.push(d);
+            above = d.parent();
+        }
+        for (key, d) in checks.iter().zip(on_disk.iter().rev()) {
+            let ok = *self
+                .dirs
+                .entry(key.to_vec())
+                .or_insert_with(|| std::fs::symlink_metadata(d).is_ok_and(|m| m.is_dir()));
+            if !ok {
+                real = false;
+                break;
+            }
+        }
+        self.last_dir = Some((dir.to_vec(), real));
+        real
     }
 }
 

@@ -86,11 +86,7 @@ fn core_ignore_case_hides_no_file_that_differs_in_case() {
     s.git_ok(&["config", "core.ignoreCase", "true"]);
     s.write("src/small.cs", &cs_class("Forty", &[("Run", 40)]));
     let run = s.gate(&[]);
-    assert_eq!(run.code, 1, "{run:?}");
-    assert_eq!(
-        after_base(&run.stdout)[1],
-        "src/small.cs Forty.Run: function_lines 40 > 10 (band 12)"
-    );
+    crate::assert_fails_with(&run, &crate::forty_in("src/small.cs", "Forty.Run"));
 }
 
 #[test]
@@ -101,11 +97,7 @@ fn index_flags_hide_no_changed_file() {
         s.write("src/Small.cs", &cs_class("Small", &[("Run", 40)]));
         assert_eq!(s.git_ok(&["status", "--porcelain"]), "", "git sees nothing");
         let run = s.gate(&[]);
-        assert_eq!(run.code, 1, "{flag}: {run:?}");
-        assert_eq!(
-            after_base(&run.stdout)[1],
-            "src/Small.cs Small.Run: function_lines 40 > 10 (band 12)"
-        );
+        crate::assert_fails_with(&run, &crate::forty_in("src/Small.cs", "Small.Run"));
     }
 }
 

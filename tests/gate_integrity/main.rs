@@ -23,6 +23,17 @@ fn add_forty(dir: &std::path::Path) {
 /// The excess line of [`add_forty`]'s method.
 const FORTY: &str = "src/Forty.cs Forty.Run: function_lines 40 > 10 (band 12)";
 
+/// Asserts a failed run whose first excess is `excess`.
+fn assert_fails_with(run: &common::Run, excess: &str) {
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(common::after_base(&run.stdout)[1], excess, "{run:?}");
+}
+
+/// The excess line of a 40-line `UNIT` in `PATH`.
+fn forty_in(path: &str, unit: &str) -> String {
+    format!("{path} {unit}: function_lines 40 > 10 (band 12)")
+}
+
 /// Asserts a failed run whose only excess is [`FORTY`].
 fn assert_fails_forty(run: &common::Run) {
     assert_eq!(run.code, 1, "{run:?}");

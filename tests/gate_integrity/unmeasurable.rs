@@ -136,11 +136,7 @@ fn a_forged_cache_entry_is_ignored_by_the_gate() {
         "{measured:?}"
     );
     let run = s.gate(&[]);
-    assert_eq!(run.code, 1, "{run:?}");
-    assert_eq!(
-        after_base(&run.stdout)[1],
-        "src/Small.cs Small.Run: function_lines 40 > 10 (band 12)"
-    );
+    crate::assert_fails_with(&run, &crate::forty_in("src/Small.cs", "Small.Run"));
 }
 
 /// `Small` with `Run` of `lines` lines hidden from the grammar in a block comment that

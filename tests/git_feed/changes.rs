@@ -257,3 +257,19 @@ fn a_linked_worktree_lists_its_own_changes() {
         vec![change("src/a.rs", ChangeKind::Modified)]
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_directory_replaced_by_a_link_holds_no_tracked_file() {
+    let s = Scenario::new();
+    s.write("lib/a.rs", &lines("a"));
+    s.write("elsewhere/a.rs", &lines("grown elsewhere"));
+    let base = s.commit("c1");
+    std::fs::remove_dir_all(s.root.join("lib")).unwrap();
+    std::os::unix::fs::symlink("elsewhere", s.root.join("lib")).unwrap();
+    let expected = vec![
+        change("lib", ChangeKind::Link),
+        change("lib/a.rs", ChangeKind::Deleted),
+    ];
+    assert_eq!(s.repo().changes(&base).unwrap(), expected);
+}
