@@ -3,34 +3,59 @@
 //! threads like `structgate measure` does — and nothing else. No walk, no units.
 //!
 //! `cargo run --release --example raw_parse -- FILE_LIST` where FILE_LIST holds one path
-//! per line (`.rs` and `.cs`); prints `parsed N file(s), B byte(s), E with errors`.
+//! per line (`.rs`, `.cs`, `.ts` `.mts` `.cts`, `.tsx`, `.js` `.jsx` `.mjs` `.cjs`: each
+//! with the grammar structgate parses it with); prints `parsed N file(s), B byte(s), E
+//! with errors`.
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
-use tree_sitter::Parser;
+use tree_sitter::{Language, Parser};
+
+/// The grammars, in the order of [`grammar_of`]'s indices.
+fn grammars() -> [Language; 5] {
+    [
+        tree_sitter_rust::LANGUAGE.into(),
+        tree_sitter_c_sharp::LANGUAGE.into(),
+        tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+        tree_sitter_typescript::LANGUAGE_TSX.into(),
+        tree_sitter_javascript::LANGUAGE.into(),
+    ]
+}
+
+/// The index in [`grammars`] of a path's grammar, by its extension in any case.
+fn grammar_of(path: &str) -> usize {
+    let ext = path
+        .rsplit_once('.')
+        .map_or("", |(_, e)| e)
+        .to_ascii_lowercase();
+    match ext.as_str() {
+        "rs" => 0,
+        "ts" | "mts" | "cts" => 2,
+        "tsx" => 3,
+        "js" | "jsx" | "mjs" | "cjs" => 4,
+        _ => 1,
+    }
+}
 
 thread_local! {
-    static PARSERS: RefCell<Option<(Parser, Parser)>> = const { RefCell::new(None) };
+    static PARSERS: RefCell<Vec<Parser>> = const { RefCell::new(Vec::new()) };
 }
 
 fn parse(path: &str, bytes: &[u8]) -> Option<bool> {
-    PARSERS.with_borrow_mut(|slot| {
-        let (rust, csharp) = slot.get_or_insert_with(|| {
-            let mut rust = Parser::new();
-            let mut csharp = Parser::new();
-            let loaded = rust
-                .set_language(&tree_sitter_rust::LANGUAGE.into())
-                .and(csharp.set_language(&tree_sitter_c_sharp::LANGUAGE.into()));
-            if let Err(e) = loaded {
-                eprintln!("error: loading a grammar: {e}");
-                std::process::exit(2);
+    PARSERS.with_borrow_mut(|parsers| {
+        if parsers.is_empty() {
+            for grammar in grammars() {
+                let mut parser = Parser::new();
+                if let Err(e) = parser.set_language(&grammar) {
+                    eprintln!("error: loading a grammar: {e}");
+                    std::process::exit(2);
+                }
+                parsers.push(parser);
             }
-            (rust, csharp)
-        });
-        let parser = if path.ends_with(".rs") { rust } else { csharp };
-        let tree = parser.parse(bytes, None)?;
+        }
+        let tree = parsers[grammar_of(path)].parse(bytes, None)?;
         Some(tree.root_node().has_error())
     })
 }

@@ -23,7 +23,7 @@ pub static CSHARP: Lang = Lang {
     name: "csharp",
     grammar,
     separator: ".",
-    unit_marks: b"{",
+    unit_marks: &[b"{"],
     span_parents: &[],
     bindings: &NO_BINDINGS,
     role_of,

@@ -18,7 +18,7 @@ pub static JAVASCRIPT: Lang = Lang {
     name: "javascript",
     grammar: || tree_sitter_javascript::LANGUAGE.into(),
     separator: ".",
-    unit_marks: b"{=",
+    unit_marks: &[b"{", b"=>"],
     span_parents: &SPAN_PARENTS,
     bindings: &BINDINGS,
     role_of,

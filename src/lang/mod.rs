@@ -115,10 +115,11 @@ pub struct Lang {
     pub grammar: fn() -> tree_sitter::Language,
     /// Joins scopes and the unit's own segment: `.` in C#, `::` in Rust.
     pub separator: &'static str,
-    /// Bytes of which an opaque node's text holds at least one when something inside it
-    /// may be a unit: `{` (every declaration that holds another has braces), and in
-    /// TypeScript and JavaScript `=` too (`const f = x => x` binds a function).
-    pub unit_marks: &'static [u8],
+    /// Byte strings of which an opaque node's text holds at least one when something
+    /// inside it may be a unit: `{` (every declaration that holds another has braces), and
+    /// in TypeScript and JavaScript `=>` too (`const f = x => x` binds a function; every
+    /// other bound value has braces).
+    pub unit_marks: &'static [&'static [u8]],
     /// Parent kinds a unit starts at when it is their only named child of its kind:
     /// `export_statement` (`export class`, and the decorators before it), a
     /// `lexical_declaration` of one declarator (`const f = ...` starts at `const`).

@@ -17,7 +17,7 @@ pub static RUST: Lang = Lang {
     name: "rust",
     grammar,
     separator: "::",
-    unit_marks: b"{",
+    unit_marks: &[b"{"],
     span_parents: &[],
     bindings: &NO_BINDINGS,
     role_of,

@@ -38,7 +38,7 @@ const fn typescript(
         name,
         grammar,
         separator: ".",
-        unit_marks: b"{=",
+        unit_marks: &[b"{", b"=>"],
         span_parents: &SPAN_PARENTS,
         bindings: &BINDINGS,
         role_of,

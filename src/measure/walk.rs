@@ -75,10 +75,17 @@ impl Marks {
         )
     }
 
-    /// Every offset holding one of `bytes`.
-    fn of_any(src: &[u8], bytes: &[u8]) -> Marks {
-        let offsets = src.iter().enumerate().filter(|(_, b)| bytes.contains(b));
-        Marks(offsets.map(|(i, _)| i).collect())
+    /// Every offset where one of `patterns` starts, in order.
+    fn of_any(src: &[u8], patterns: &[&[u8]]) -> Marks {
+        let mut offsets: Vec<usize> = patterns
+            .iter()
+            .flat_map(|pattern| match pattern {
+                [byte] => Marks(memchr_all(src, *byte)).0,
+                _ => Marks::of(src, pattern).0,
+            })
+            .collect();
+        offsets.sort_unstable();
+        Marks(offsets)
     }
 
     /// Whether a mark starts within `start..end`.
@@ -91,7 +98,7 @@ impl Marks {
 struct Walker<'a, 't> {
     lang: &'a Lang,
     src: &'a [u8],
-    /// Every one of the language's unit marks (`{`) in the file.
+    /// Every one of the language's unit marks (`{`, and `=>` in TypeScript and JavaScript) in the file.
     unit_marks: Marks,
     /// Every `/*` of the file, for a language that checks its block comments.
     comment_opens: Marks,
@@ -216,7 +223,7 @@ impl<'t> Walker<'_, 't> {
     }
 
     /// Whether an opaque node's subtree may hold a unit, an error or a block comment the
-    /// language checks: it has one of the language's unit marks (`{`), an error or a `/*`.
+    /// language checks: it has one of the language's unit marks (`{`, `=>`), an error or a `/*`.
     fn may_hold_units(&self, node: Node) -> bool {
         let (start, end) = (node.start_byte(), node.end_byte());
         self.unit_marks.any_in(start, end)
@@ -379,4 +386,10 @@ impl<'t> Walker<'_, 't> {
         let last = self.runs.len() - 1;
         &mut self.runs[last]
     }
+}
+
+/// Every offset of `byte` in `src`.
+fn memchr_all(src: &[u8], byte: u8) -> Vec<usize> {
+    let offsets = src.iter().enumerate().filter(|(_, b)| **b == byte);
+    offsets.map(|(i, _)| i).collect()
 }

@@ -86,3 +86,12 @@ program 1-2
     let dump = dump_tree("a.js", b"exports.f = () => 1;\n").unwrap();
     assert!(dump.contains("    assignment_expression 1-1\n"), "{dump}");
 }
+
+#[test]
+fn brace_less_arrows_bound_inside_expressions_are_found() {
+    let src = "if (ok) exports.f = x => x;\na = b = (y) => y;\ncall(k = () => 0, z === 1);\n";
+    assert_eq!(
+        names(&measured("a.js", src)),
+        [("exports.f", 1, 1), ("b", 2, 2), ("k", 3, 3)]
+    );
+}
