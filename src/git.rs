@@ -10,10 +10,10 @@
 
 mod base;
 mod changes;
+mod commit_tree;
 mod index;
 mod renames;
 mod staged;
-mod tree;
 mod worktree;
 
 use std::path::{Path, PathBuf};
@@ -22,9 +22,9 @@ use anyhow::{anyhow, bail, Context as _, Result};
 use gix::ObjectId;
 
 pub use base::BaseResolution;
+pub use commit_tree::TreeSource;
 pub use index::{blob_id, BlobId, IndexIds};
 pub use staged::IndexSource;
-pub use tree::TreeSource;
 
 /// The bases tried, in order, when the gate is given no `--base` (SPEC §6 step 1).
 pub const DEFAULT_BASES: [&str; 5] = [

@@ -8,6 +8,7 @@ pub mod cli;
 pub mod commands;
 pub mod context;
 pub mod contracts;
+pub mod dir_walk;
 pub mod git;
 pub mod judge;
 pub mod lang;
@@ -17,7 +18,6 @@ pub mod model;
 pub mod report;
 pub mod source;
 pub mod terms;
-pub mod walk;
 pub mod yaml;
 
 use std::path::PathBuf;

@@ -97,14 +97,14 @@ impl FileSource for WorkTree {
 
     fn find_named(&self, file_name: &str) -> Result<Vec<Listed>> {
         let mut found = Vec::new();
-        let walker = crate::walk::builder(&self.root).build();
+        let walker = crate::dir_walk::builder(&self.root).build();
         for entry in walker {
             let entry = entry.with_context(|| format!("listing {}", self.root.display()))?;
             let (is_file, link) = entry
                 .file_type()
                 .map_or((false, false), |t| (t.is_file(), t.is_symlink()));
             if (is_file || link) && entry.file_name() == file_name {
-                let path = crate::walk::rel_path(&self.root, entry.path())?;
+                let path = crate::dir_walk::rel_path(&self.root, entry.path())?;
                 found.push(Listed { path, link });
             }
         }

@@ -76,7 +76,7 @@ impl Listing {
 pub fn work_entries(root: &Path) -> Result<Vec<Listed>> {
     let mut entries = Vec::new();
     let mut nested = Vec::new();
-    for entry in crate::walk::builder(root).build() {
+    for entry in crate::dir_walk::builder(root).build() {
         let entry = entry.with_context(|| format!("listing {}", root.display()))?;
         let Some(kind) = entry.file_type() else {
             continue;
@@ -85,7 +85,8 @@ pub fn work_entries(root: &Path) -> Result<Vec<Listed>> {
             continue;
         }
         // A path that isn't UTF-8 is left out, as in a commit's listing: nothing can name it.
-        let crate::walk::Name::Utf8(path) = crate::walk::rel_name(root, entry.path())? else {
+        let crate::dir_walk::Name::Utf8(path) = crate::dir_walk::rel_name(root, entry.path())?
+        else {
             continue;
         };
         if kind.is_dir() {

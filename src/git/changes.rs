@@ -13,7 +13,7 @@ use gix::ObjectId;
 use super::renames::{self, Pending};
 use super::worktree::{self, Kind, Seen};
 use super::{plain, Change, ChangeKind};
-use crate::walk::Name;
+use crate::dir_walk::Name;
 
 /// Where a path's content came from in the base tree.
 #[derive(Debug, Clone)]
@@ -198,7 +198,7 @@ impl<'repo> Ledger<'repo> {
 
     /// `path` as text, or `None` when it isn't UTF-8: then it is set aside to be reported.
     fn name(&mut self, path: &[u8]) -> Option<String> {
-        match crate::walk::name_of_bytes(path) {
+        match crate::dir_walk::name_of_bytes(path) {
             Name::Utf8(path) => Some(path),
             Name::NotUtf8(shown) => {
                 self.not_utf8.insert(shown);

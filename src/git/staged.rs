@@ -9,8 +9,8 @@ use gix::index::entry::{Flags, Mode};
 use gix::ObjectId;
 
 use super::{plain, Explain as _, Repo};
+use crate::dir_walk::Name;
 use crate::source::{Entry, FileSource, Listed};
-use crate::walk::Name;
 
 /// The index of a working tree: every staged entry whose path is UTF-8 (intent-to-add
 /// and conflicted entries are no part of a commit, and are left out).
@@ -28,7 +28,7 @@ impl Repo {
             if entry.stage_raw() != 0 || entry.flags.contains(Flags::INTENT_TO_ADD) {
                 continue;
             }
-            if let Name::Utf8(path) = crate::walk::name_of_bytes(entry.path(&index)) {
+            if let Name::Utf8(path) = crate::dir_walk::name_of_bytes(entry.path(&index)) {
                 entries.insert(path, (entry.mode, entry.id));
             }
         }

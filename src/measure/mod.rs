@@ -4,13 +4,13 @@
 //! command measures through [`measure_file_in`], so `measure`, `baseline` and `gate` can
 //! never disagree.
 
+mod dirs;
 mod dump;
 mod imports;
 mod lines;
 mod loaded;
 mod rules;
-mod tree;
-mod walk;
+mod syntax_walk;
 
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
@@ -20,12 +20,12 @@ use tree_sitter::{ParseOptions, ParseState, Parser, Tree};
 use crate::lang::Lang;
 use crate::model::{FileMeasure, FileOutcome, Language, LeftOutReason, SkipReason, Unit};
 
+pub use dirs::{list_measured, measure_tree, measure_tree_with, NoProgress, Progress};
 pub use dump::dump_tree;
 pub use imports::{scan as scan_imports, ImportRef};
 pub use lines::{count_lines, counted_bytes, line_of, lines, LineIndex};
 pub use loaded::{resolve as resolve_import, Imports, MAX_HOPS};
 pub use rules::generated_header;
-pub use tree::{list_measured, measure_tree, measure_tree_with, NoProgress, Progress};
 
 /// The default `--max-file-size`: 4 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;
@@ -204,7 +204,7 @@ fn measure_text(
     let lang = Lang::for_path(path).ok_or_else(no_grammar)?;
     let parsed = lines::parser_text(lang, text);
     let tree = parse(lang, &parsed, timeout)?;
-    let walked = walk::walk(lang, &tree, parsed.as_bytes());
+    let walked = syntax_walk::walk(lang, &tree, parsed.as_bytes());
     if walked.names_over_budget {
         return Err(SkipReason::NamesTooLong);
     }

@@ -8,12 +8,12 @@ use anyhow::{bail, Context as _, Result};
 use rayon::prelude::*;
 
 use super::{left_out, measure_file_in, skipped, Imports, Memo, NoMemo, Options};
+use crate::dir_walk::Name;
 use crate::model::{FileOutcome, Language, SkipReason};
 use crate::source::WorkTree;
-use crate::walk::Name;
 
 /// Measures every measured-language file under `targets` (repository-relative files or
-/// directories; `""` or `.` is the whole root), walking with [`crate::walk::builder`]
+/// directories; `""` or `.` is the whole root), walking with [`crate::dir_walk::builder`]
 /// (git's ignore rules respected, symbolic links not followed), in parallel. Files left
 /// out by path or header come back as [`FileOutcome::LeftOut`]; unreadable, non-UTF-8
 /// and too large ones as [`FileOutcome::Skipped`]. Sorted by path. A target that does not
@@ -110,19 +110,19 @@ fn normalise_targets(root: &Path, targets: &[String]) -> Result<Vec<String>> {
 struct Listed {
     /// By path.
     files: BTreeSet<String>,
-    /// Those whose path isn't UTF-8, as [`crate::walk::Name::NotUtf8`] shows them: they
+    /// Those whose path isn't UTF-8, as [`crate::dir_walk::Name::NotUtf8`] shows them: they
     /// cannot be named in a baseline or a report, so they are skipped, and said so.
     not_utf8: Vec<String>,
 }
 
 /// Every file of a measured language under the targets that git doesn't ignore.
 fn list_files(root: &Path, targets: &[String]) -> Result<Listed> {
-    let mut builder = crate::walk::builder(root);
+    let mut builder = crate::dir_walk::builder(root);
     let filter_root = root.to_path_buf();
     let filter_targets = targets.to_vec();
     builder.filter_entry(move |entry| {
         entry.file_name() != ".git"
-            && crate::walk::rel_name(&filter_root, entry.path())
+            && crate::dir_walk::rel_name(&filter_root, entry.path())
                 .is_ok_and(|rel| on_target_path(rel.shown(), &filter_targets))
     });
     let mut listed = Listed::default();
@@ -131,7 +131,7 @@ fn list_files(root: &Path, targets: &[String]) -> Result<Listed> {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
-        let name = crate::walk::rel_name(root, entry.path())?;
+        let name = crate::dir_walk::rel_name(root, entry.path())?;
         let rel = name.shown();
         if Language::of_path(rel).is_none() || !under_a_target(rel, targets) {
             continue;

@@ -7,8 +7,8 @@ use anyhow::Result;
 use gix::ObjectId;
 
 use super::Explain as _;
+use crate::dir_walk::Name;
 use crate::source::{Entry, FileSource, Listed};
-use crate::walk::Name;
 
 /// The regular files of one commit's tree. Symbolic links, submodules and directories are
 /// not files here (`read` gives `None`; `find_named` lists links as links).
@@ -66,7 +66,7 @@ impl TreeSource {
         let mut entries = Vec::new();
         let mut not_utf8 = Vec::new();
         for entry in listed.into_iter().filter(|e| e.mode.is_blob_or_symlink()) {
-            match crate::walk::name_of_bytes(&entry.filepath) {
+            match crate::dir_walk::name_of_bytes(&entry.filepath) {
                 Name::Utf8(path) => entries.push(Listed {
                     path,
                     link: entry.mode.is_link(),
