@@ -6,12 +6,13 @@ use std::hash::Hasher as _;
 use std::path::Path;
 
 const MEASURER: [&str; 3] = ["src/measure", "src/lang", "src/model.rs"];
-const GRAMMARS: [&str; 5] = [
+const GRAMMARS: [&str; 6] = [
     "tree-sitter",
     "tree-sitter-c-sharp",
     "tree-sitter-rust",
     "tree-sitter-typescript",
     "tree-sitter-javascript",
+    "tree-sitter-python",
 ];
 
 fn main() {

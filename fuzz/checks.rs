@@ -18,7 +18,7 @@ use structgate::source::MemorySource;
 pub type Check = fn(&[u8]);
 
 /// The fuzz targets, by the name of their directory under `fuzz/regressions/`.
-pub const TARGETS: [(&str, Check); 7] = [
+pub const TARGETS: [(&str, Check); 8] = [
     ("limits", limits),
     ("context", context),
     ("baseline", baseline),
@@ -26,6 +26,7 @@ pub const TARGETS: [(&str, Check); 7] = [
     ("measure_rs", measure_rs),
     ("measure_ts", measure_ts),
     ("measure_js", measure_js),
+    ("measure_py", measure_py),
 ];
 
 /// `principles.md` → limits: no panic; every error names the file; every limit is a
@@ -140,6 +141,11 @@ pub fn measure_ts(data: &[u8]) {
 /// Arbitrary bytes as a JavaScript file.
 pub fn measure_js(data: &[u8]) {
     measure_as("fuzz.js", data);
+}
+
+/// Arbitrary bytes as a Python file.
+pub fn measure_py(data: &[u8]) {
+    measure_as("fuzz.py", data);
 }
 
 /// No panic; the same bytes measure the same twice (the per-thread parser keeps no state

@@ -14,6 +14,8 @@ pub enum Language {
     TypeScript,
     /// `.js`, `.jsx`, `.mjs`, `.cjs` (SPEC §10).
     JavaScript,
+    /// `.py` (SPEC §10).
+    Python,
     /// Markdown documents: measured for `file_bytes` and `loaded_bytes` only (SPEC §8).
     Markdown,
 }
@@ -29,19 +31,21 @@ impl Language {
             "rs" => Some(Language::Rust),
             "ts" | "mts" | "cts" | "tsx" => Some(Language::TypeScript),
             "js" | "jsx" | "mjs" | "cjs" => Some(Language::JavaScript),
+            "py" => Some(Language::Python),
             "md" => Some(Language::Markdown),
             _ => None,
         }
     }
 
     /// The name used in JSON output (`csharp`, `rust`, `typescript`, `javascript`,
-    /// `markdown`).
+    /// `python`, `markdown`).
     pub fn key(self) -> &'static str {
         match self {
             Language::CSharp => "csharp",
             Language::Rust => "rust",
             Language::TypeScript => "typescript",
             Language::JavaScript => "javascript",
+            Language::Python => "python",
             Language::Markdown => "markdown",
         }
     }

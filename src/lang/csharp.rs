@@ -25,6 +25,7 @@ pub static CSHARP: Lang = Lang {
     separator: ".",
     unit_marks: &[b"{"],
     span_parents: &[],
+    ends_at_code: false,
     bindings: &NO_BINDINGS,
     role_of,
     opaque_of,

@@ -20,6 +20,7 @@ pub static JAVASCRIPT: Lang = Lang {
     separator: ".",
     unit_marks: &[b"{", b"=>"],
     span_parents: &SPAN_PARENTS,
+    ends_at_code: false,
     bindings: &BINDINGS,
     role_of,
     opaque_of: ecmascript::opaque_of,

@@ -7,6 +7,7 @@ mod binding;
 pub mod csharp;
 mod ecmascript;
 pub mod javascript;
+pub mod python;
 pub mod rust;
 pub mod typescript;
 
@@ -20,12 +21,13 @@ pub use binding::{Binder, Bindings, Bound, NO_BINDINGS};
 pub use ecmascript::left_out as ecmascript_left_out;
 
 /// Every grammar structgate parses with, TypeScript's TSX dialect included.
-pub const ALL: [&Lang; 5] = [
+pub const ALL: [&Lang; 6] = [
     &csharp::CSHARP,
     &rust::RUST,
     &typescript::TYPESCRIPT,
     &typescript::TSX,
     &javascript::JAVASCRIPT,
+    &python::PYTHON,
 ];
 
 /// What a node kind means to the generic walk.
@@ -125,6 +127,10 @@ pub struct Lang {
     /// `lexical_declaration` of one declarator (`const f = ...` starts at `const`).
     /// Applied again from the parent up.
     pub span_parents: &'static [&'static str],
+    /// A unit ends where its last token that is no comment ends, not where its node
+    /// does: Python's grammar runs a block over the comment lines after its last
+    /// statement, which the language's own parser (`ast`) leaves out.
+    pub ends_at_code: bool,
     /// The kinds that bind a name to a function, class or object literal.
     pub bindings: &'static Bindings,
     /// The role of a node kind, by its name in the grammar.
@@ -158,6 +164,7 @@ impl Lang {
             Language::Rust => Some(&rust::RUST),
             Language::TypeScript => Some(&typescript::TYPESCRIPT),
             Language::JavaScript => Some(&javascript::JAVASCRIPT),
+            Language::Python => Some(&python::PYTHON),
             Language::Markdown => None,
         }
     }

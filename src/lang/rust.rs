@@ -19,6 +19,7 @@ pub static RUST: Lang = Lang {
     separator: "::",
     unit_marks: &[b"{"],
     span_parents: &[],
+    ends_at_code: false,
     bindings: &NO_BINDINGS,
     role_of,
     opaque_of,

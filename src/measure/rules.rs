@@ -14,6 +14,7 @@ pub fn left_out_by_path(path: &str) -> Option<LeftOutReason> {
         Language::TypeScript | Language::JavaScript => {
             crate::lang::ecmascript_left_out(&parts, file)
         }
+        Language::Python => crate::lang::python::left_out(&parts, file),
         Language::Markdown => None,
     }
 }

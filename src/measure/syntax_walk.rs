@@ -8,7 +8,8 @@
 //! has no `{` and no syntax error. Every declaration that holds another (a type, an
 //! `impl`, a trait, a module, a function body, a lambda's block) is written with braces,
 //! so such a subtree holds no unit, no scope and no attribute that applies to anything
-//! inside it. In a file that parsed without errors, nodes are not asked whether they are
+//! inside it (a language's `Lang::unit_marks` say which bytes; Python has none, since no
+//! simple statement or expression holds a `def` or a `class`). In a file that parsed without errors, nodes are not asked whether they are
 //! errors. A language that checks its block comments (C#, for directive lines inside
 //! them) also enters an opaque node holding a `/*`. Whether a node holds a unit mark or
 //! a `/*` is looked up in the file's marks, never by scanning the node's text, so a
@@ -18,7 +19,8 @@
 //! node makes the unit or scope its value calls for (`crate::lang::Bindings`) and claims
 //! that value, whose own name gives way; a unit starts at a parent of one of
 //! `Lang::span_parents` kinds whose only child of its kind it is; a decorator is walked
-//! inside the scope of the declaration it decorates.
+//! inside the scope of the declaration it decorates; a unit of a language whose units end at their
+//! code (`Lang::ends_at_code`) ends at its last token that is no comment.
 //!
 //! C# top-level statements form one more unit (`crate::lang::EntryPoint`), from the
 //! first statement seen to the last one before the first type or namespace.
@@ -329,6 +331,27 @@ impl<'t> Walker<'_, 't> {
         start
     }
 
+    /// Where a unit's node ends, or for a language whose units end at their code
+    /// ([`Lang::ends_at_code`]) where its last token that is no comment ends: the walk
+    /// steps down the last child that is no comment and not empty (a MISSING token).
+    fn unit_end(&self, node: Node) -> Point {
+        if !self.lang.ends_at_code {
+            return node.end_position();
+        }
+        let mut last = node;
+        loop {
+            let mut cursor = last.walk();
+            let code = last
+                .children(&mut cursor)
+                .filter(|c| c.end_byte() > c.start_byte() && self.lang.role(*c) != Role::Comment)
+                .last();
+            match code {
+                Some(child) => last = child,
+                None => return last.end_position(),
+            }
+        }
+    }
+
     /// Adds a declaration's unit and opens its scope.
     fn add(&mut self, decl: Decl, node: Node<'t>, depth: usize, start: Point) {
         if let Some(unit) = decl.unit {
@@ -346,7 +369,7 @@ impl<'t> Walker<'_, 't> {
                 name,
                 kind: unit.kind,
                 start_line: start_line(start),
-                end_line: end_line(start, node.end_position()),
+                end_line: end_line(start, self.unit_end(node)),
             });
         }
         if let Some(segment) = decl.scope {

@@ -1,0 +1,7 @@
+@a
+# c
+@b
+async def f(): pass
+	# tab
+  # two
+# zero

@@ -1,0 +1,6 @@
+class A:
+    @d(
+        # open
+    def f(self):
+        x = [
+    # c

@@ -1,0 +1,129 @@
+//! Python for the measurer (stage 2, SPEC §10): `.py`. `def` and `async def` at any depth
+//! are function units, `class` is a type unit, each a scope joined with `.`
+//! (`Outer.Inner.run`, `outer.inner`). A unit starts at its first decorator and ends at
+//! its last statement, as Python's own parser (`ast`) spans it; lambdas are no units.
+
+use std::sync::OnceLock;
+
+use tree_sitter::Node;
+
+use super::{text, Decl, KindInfo, Lang, Role, UnitDecl, NO_BINDINGS};
+use crate::model::{Language, LeftOutReason, UnitKind};
+
+static KINDS: OnceLock<Vec<KindInfo>> = OnceLock::new();
+
+/// Python as data for the generic walk.
+pub static PYTHON: Lang = Lang {
+    language: Language::Python,
+    name: "python",
+    grammar: || tree_sitter_python::LANGUAGE.into(),
+    separator: ".",
+    // No simple statement or expression holds a `def` or a `class`: what is not a block
+    // or a compound statement is never entered.
+    unit_marks: b"",
+    // `decorated_definition` holds the decorators and the definition: the unit starts at
+    // the first decorator, whatever comments stand between them.
+    span_parents: &["decorated_definition"],
+    // The grammar's block runs over the comment lines after its last statement.
+    ends_at_code: true,
+    bindings: &NO_BINDINGS,
+    role_of,
+    opaque_of,
+    declare,
+    is_test_attribute: |_, _| false,
+    line_separators: &[],
+    blanked_ranges: None,
+    comment_directive_line: None,
+    entry_point: None,
+    kinds: &KINDS,
+};
+
+/// The kinds that may hold a `def` or a `class`: the module, blocks, compound statements
+/// and their clauses. Every other kind is opaque.
+const CONTAINERS: [&str; 17] = [
+    "module",
+    "block",
+    "function_definition",
+    "class_definition",
+    "decorated_definition",
+    "if_statement",
+    "elif_clause",
+    "else_clause",
+    "for_statement",
+    "while_statement",
+    "try_statement",
+    "except_clause",
+    "except_group_clause",
+    "finally_clause",
+    "with_statement",
+    "match_statement",
+    "case_clause",
+];
+
+fn opaque_of(kind: &str) -> bool {
+    !CONTAINERS.contains(&kind)
+}
+
+fn role_of(kind: &str) -> Role {
+    match kind {
+        "function_definition" | "class_definition" => Role::Decl,
+        "comment" => Role::Comment,
+        _ => Role::Other,
+    }
+}
+
+/// A function or class, named by its `name`, also the scope of what it holds.
+fn declare(node: Node, src: &[u8]) -> Option<Decl> {
+    let kind = match node.kind() {
+        "class_definition" => UnitKind::Type,
+        _ => UnitKind::Function,
+    };
+    let name = text(node.child_by_field_name("name")?, src).to_string();
+    if name.is_empty() {
+        return None;
+    }
+    Some(Decl {
+        scope: Some(name.clone()),
+        unit: Some(UnitDecl {
+            kind,
+            name,
+            counts_as_type: kind == UnitKind::Type,
+        }),
+    })
+}
+
+/// The path rule that leaves a Python file out (SPEC §10): `test`, `tests` and
+/// `migrations` directories in any case; `test_*.py`, `*_test.py`, `conftest.py` and
+/// protobuf's `*_pb2.py`, `*_pb2_grpc.py`, the name case-sensitive and the extension
+/// in any case, as every extension is.
+pub fn left_out(dirs: &[&str], file: &str) -> Option<LeftOutReason> {
+    let dir = dirs
+        .iter()
+        .find_map(|dir| match dir.to_ascii_lowercase().as_str() {
+            "test" | "tests" => Some(format!("test directory \"{dir}\"")),
+            "migrations" => Some(format!("migrations directory \"{dir}\"")),
+            _ => None,
+        });
+    if let Some(why) = dir {
+        return Some(LeftOutReason::TestPath(why));
+    }
+    let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+    if stem.starts_with("test_") {
+        return Some(LeftOutReason::TestPath("test file name (test_*.py)".into()));
+    }
+    if stem.ends_with("_test") {
+        return Some(LeftOutReason::TestPath("test file name (*_test.py)".into()));
+    }
+    if stem == "conftest" {
+        return Some(LeftOutReason::TestPath(
+            "test file name (conftest.py)".into(),
+        ));
+    }
+    ["_pb2", "_pb2_grpc"]
+        .into_iter()
+        .find(|suffix| stem.ends_with(suffix))
+        .map(|suffix| LeftOutReason::GeneratedName(format!("protobuf output (*{suffix}.py)")))
+}
+
+#[cfg(test)]
+mod tests;
