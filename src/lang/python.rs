@@ -20,7 +20,7 @@ pub static PYTHON: Lang = Lang {
     separator: ".",
     // No simple statement or expression holds a `def` or a `class`: what is not a block
     // or a compound statement is never entered.
-    unit_marks: b"",
+    unit_marks: &[],
     // `decorated_definition` holds the decorators and the definition: the unit starts at
     // the first decorator, whatever comments stand between them.
     span_parents: &["decorated_definition"],
