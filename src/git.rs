@@ -80,6 +80,23 @@ pub enum ChangeKind {
     Link,
 }
 
+/// Records `change` at `path`; a deletion and an addition of one path make a modification,
+/// and a deletion yields to any other change of the path.
+fn merge_into(
+    kinds: &mut std::collections::BTreeMap<String, ChangeKind>,
+    path: String,
+    change: ChangeKind,
+) {
+    let merged = match (kinds.remove(&path), change) {
+        (None, change) => change,
+        (Some(ChangeKind::Deleted), ChangeKind::Added)
+        | (Some(ChangeKind::Added), ChangeKind::Deleted) => ChangeKind::Modified,
+        (Some(ChangeKind::Deleted), change) => change,
+        (Some(existing), _) => existing,
+    };
+    kinds.insert(path, merged);
+}
+
 impl Repo {
     /// Opens the repository holding `dir` (searching upwards, like `git -C DIR`).
     pub fn discover(dir: &Path) -> Result<Repo> {

@@ -24,7 +24,7 @@ impl Language {
     /// The language of a path by its extension, in any letter case (`Big.CS` is C#);
     /// `None` for files structgate doesn't measure.
     pub fn of_path(path: &str) -> Option<Language> {
-        let name = path.rsplit('/').next().unwrap_or(path);
+        let name = crate::relpath::file_name(path);
         let (_, ext) = name.rsplit_once('.')?;
         match ext.to_ascii_lowercase().as_str() {
             "cs" => Some(Language::CSharp),
@@ -201,7 +201,7 @@ pub struct UnitValue {
 impl FileMeasure {
     /// The file's name, which names its file-level units (SPEC §4).
     pub fn file_name(&self) -> &str {
-        self.path.rsplit('/').next().unwrap_or(&self.path)
+        crate::relpath::file_name(&self.path)
     }
 
     /// The file-level values that apply to this file's language, in metric order:
@@ -264,6 +264,11 @@ impl FileMeasure {
         out
     }
 }
+
+/// The most bytes of unit names (scopes included) the measurer keeps for one file; a file
+/// whose names add up to more is skipped: names grow with the square of the nesting
+/// depth, so 20,000 nested classes would need gigabytes.
+pub const NAME_BUDGET_BYTES: usize = 16 << 20;
 
 /// Why a file that has a measured language was not measured (SPEC §4).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -330,7 +335,7 @@ impl fmt::Display for SkipReason {
             SkipReason::NamesTooLong => write!(
                 f,
                 "unit names add up to more than {} MiB (declarations nested too deep or named too long)",
-                crate::measure::NAME_BUDGET_BYTES >> 20
+                NAME_BUDGET_BYTES >> 20
             ),
         }
     }

@@ -104,7 +104,7 @@ impl FileSource for WorkTree {
                 .file_type()
                 .map_or((false, false), |t| (t.is_file(), t.is_symlink()));
             if (is_file || link) && entry.file_name() == file_name {
-                let path = crate::dir_walk::rel_path(&self.root, entry.path())?;
+                let path = crate::relpath::rel_path(&self.root, entry.path())?;
                 found.push(Listed { path, link });
             }
         }
@@ -178,7 +178,7 @@ impl FileSource for MemorySource {
         Ok(self
             .files
             .keys()
-            .filter(|p| p.rsplit('/').next() == Some(file_name))
+            .filter(|p| crate::relpath::file_name(p) == file_name)
             .map(|path| Listed {
                 path: path.clone(),
                 link: false,

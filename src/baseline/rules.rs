@@ -8,6 +8,7 @@ use crate::baseline::{Baseline, EntryKey};
 use crate::judge::past_band;
 use crate::limits::Limits;
 use crate::model::{Metric, UnitValue};
+use crate::relpath::{file_name, holds};
 
 #[cfg(test)]
 mod tests;
@@ -167,14 +168,6 @@ fn newly_owned(recorded: Option<&[String]>, owned: &[String], path: &str) -> boo
     recorded.is_some_and(|recorded| held_by(owned) && !held_by(recorded))
 }
 
-/// True when the directory `dir` (repository-relative, `""` the root) holds `path`.
-fn holds(dir: &str, path: &str) -> bool {
-    dir.is_empty()
-        || path
-            .strip_prefix(dir)
-            .is_some_and(|rest| rest.starts_with('/'))
-}
-
 /// Sets `# owned:` to `owned`, sorted and without repeats.
 fn set_owned(baseline: &mut Baseline, owned: &[String], changes: &mut Changes) {
     let mut dirs = owned.to_vec();
@@ -224,8 +217,4 @@ pub fn renamed(key: &EntryKey, to: &str) -> EntryKey {
         unit,
         metric: key.metric,
     }
-}
-
-fn file_name(path: &str) -> &str {
-    path.rsplit('/').next().unwrap_or(path)
 }

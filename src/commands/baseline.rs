@@ -238,7 +238,7 @@ fn remove_leftovers(ws: &Workspace, baseline_path: &str) -> Vec<String> {
     removed
         .iter()
         .map(|temp| {
-            let shown = crate::dir_walk::rel_path(&ws.root, temp)
+            let shown = crate::relpath::rel_path(&ws.root, temp)
                 .unwrap_or_else(|_| temp.display().to_string());
             format!("removed {shown}, left by an interrupted baseline write")
         })

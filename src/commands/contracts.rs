@@ -30,7 +30,7 @@ pub fn run(request: &Request) -> Result<Outcome> {
     let listing = Listing::new(contracts::work_entries(&ws.root)?);
     let dirs: Vec<String> = listing
         .dirs()
-        .filter(|d| scopes.iter().any(|s| contracts::is_within(d, s)))
+        .filter(|d| scopes.iter().any(|s| crate::relpath::is_within(d, s)))
         .map(str::to_string)
         .collect();
     let work = Side {

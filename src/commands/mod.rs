@@ -66,7 +66,7 @@ impl Workspace {
                 self.root.display()
             );
         }
-        crate::dir_walk::rel_path(&self.root, &abs)
+        crate::relpath::rel_path(&self.root, &abs)
     }
 
     /// `--context DIR` values as root-relative directories.

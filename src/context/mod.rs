@@ -6,9 +6,10 @@ mod read;
 
 use std::collections::BTreeMap;
 
+use crate::relpath;
 use crate::source::FileSource;
 
-pub use path::{holds, join, PathProblem};
+pub use path::{join, PathProblem};
 
 /// One context: a directory holding a `context.yaml`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -173,7 +174,7 @@ fn check_single_owners(list: &[Context]) -> Result<(), ContextError> {
         for dir in &context.owned {
             if let Some(first) = owners.insert(dir, context) {
                 return Err(ContextError::DuplicateOwner {
-                    dir: path::shown(dir).to_string(),
+                    dir: relpath::shown(dir).to_string(),
                     first: first.file("context.yaml"),
                     second: context.file("context.yaml"),
                 });
@@ -193,7 +194,7 @@ impl Contexts {
         let (context, is_selected) = selected
             .chain(unselected)
             .flat_map(|(c, sel)| c.owned.iter().map(move |dir| (c, sel, dir)))
-            .filter(|(_, _, dir)| path::holds(dir, path))
+            .filter(|(_, _, dir)| relpath::holds(dir, path))
             .max_by_key(|(_, _, dir)| dir.len())
             .map(|(c, sel, _)| (c, sel))?;
         is_selected.then_some(context)
@@ -230,7 +231,7 @@ impl Contexts {
     }
 
     fn unknown(&self, dir: &str) -> ContextError {
-        let known: Vec<&str> = self.list.iter().map(|c| path::shown(&c.dir)).collect();
+        let known: Vec<&str> = self.list.iter().map(|c| relpath::shown(&c.dir)).collect();
         ContextError::UnknownContext {
             dir: dir.to_string(),
             known: if known.is_empty() {

@@ -35,29 +35,6 @@ fn is_absolute(path: &str) -> bool {
     path.starts_with('/') || path == "~" || path.starts_with("~/") || drive
 }
 
-/// Whether the repository-relative directory `dir` holds the file or directory `path`
-/// (directory-boundary aware: `src/App` does not hold `src/AppTests/x.cs`).
-pub fn holds(dir: &str, path: &str) -> bool {
-    dir.is_empty()
-        || path
-            .strip_prefix(dir)
-            .is_some_and(|rest| rest.starts_with('/'))
-}
-
-/// A directory as messages show it: the root is `.`.
-pub fn shown(dir: &str) -> &str {
-    if dir.is_empty() {
-        "."
-    } else {
-        dir
-    }
-}
-
-/// The directory holding the repository-relative file `path` (`""` at the root).
-pub fn parent(path: &str) -> &str {
-    path.rsplit_once('/').map_or("", |(dir, _)| dir)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,13 +58,5 @@ mod tests {
         for abs in ["/etc", "C:/src", "c:", "~/src", "\\\\server\\share"] {
             assert_eq!(join("a", abs), Err(PathProblem::Absolute), "{abs}");
         }
-    }
-
-    #[test]
-    fn holds_respects_directory_boundaries() {
-        assert!(holds("src/App", "src/App/x.cs"));
-        assert!(!holds("src/App", "src/AppTests/x.cs"));
-        assert!(!holds("src/App", "src/App"));
-        assert!(holds("", "x.cs"));
     }
 }

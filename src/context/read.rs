@@ -53,7 +53,7 @@ impl<'de> Deserialize<'de> for Text {
 pub fn context(file: &str, text: &str, repo_name: &str) -> Result<Context, ContextError> {
     let raw = parse_raw(file, text)?;
     let meta = raw.meta.unwrap_or_default();
-    let dir = path::parent(file).to_string();
+    let dir = crate::relpath::parent(file).to_string();
     let name = name_of(file, meta.name, &dir, repo_name)?;
     let located = Located { file, text };
     let workdir_text = meta.workdir.map_or_else(|| ".".to_string(), |t| t.0);
@@ -98,9 +98,9 @@ fn name_of(
             path: file.to_string(),
         }),
         Some(Text(name)) => Ok(name),
-        None => Ok(match dir.rsplit('/').next() {
-            Some(last) if !last.is_empty() => last.to_string(),
-            _ => repo_name.to_string(),
+        None => Ok(match crate::relpath::file_name(dir) {
+            "" => repo_name.to_string(),
+            last => last.to_string(),
         }),
     }
 }
@@ -127,7 +127,7 @@ impl Located<'_> {
                     line,
                     key,
                     entry,
-                    base: path::shown(base).to_string(),
+                    base: crate::relpath::shown(base).to_string(),
                 },
             }
         })

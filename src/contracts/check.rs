@@ -9,7 +9,8 @@ use anyhow::Result;
 use super::listing::Listing;
 use super::readme::{self, DirReadme, Readme};
 use super::schema::{Declared, Parsed};
-use super::{display_dir, file_name, self_and_ancestors, Class, Finding, Outcome, TreeCount};
+use super::{Class, Finding, Outcome, TreeCount};
+use crate::relpath::{file_name, self_and_ancestors, shown};
 use crate::source::FileSource;
 
 /// One source as the checker reads it: its files and its listing.
@@ -58,7 +59,7 @@ pub fn check(work: Side<'_>, base: Option<Side<'_>>, dirs: &[String]) -> Result<
         let state = known.incoming(root, dir);
         known.findings(dir, &state, &mut findings);
         let tree = trees.entry(root).or_insert_with(|| TreeCount {
-            root: display_dir(root),
+            root: shown(root).to_string(),
             directories: 0,
             contracts: 0,
         });
@@ -155,7 +156,7 @@ impl Known {
             return;
         };
         let finding = |class, detail: String| Finding {
-            directory: display_dir(dir),
+            directory: shown(dir).to_string(),
             class,
             contract: readme.path().map(str::to_string),
             governed_by: state.governed_by.clone(),

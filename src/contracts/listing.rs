@@ -8,7 +8,7 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result};
 
-use super::{file_name, parent};
+use crate::relpath::{file_name, is_within, parent};
 use crate::source::Listed;
 
 /// The README.md entries of one directory.
@@ -85,8 +85,7 @@ pub fn work_entries(root: &Path) -> Result<Vec<Listed>> {
             continue;
         }
         // A path that isn't UTF-8 is left out, as in a commit's listing: nothing can name it.
-        let crate::dir_walk::Name::Utf8(path) = crate::dir_walk::rel_name(root, entry.path())?
-        else {
+        let crate::relpath::Name::Utf8(path) = crate::relpath::rel_name(root, entry.path())? else {
             continue;
         };
         if kind.is_dir() {
@@ -98,7 +97,7 @@ pub fn work_entries(root: &Path) -> Result<Vec<Listed>> {
         let link = kind.is_symlink();
         entries.push(Listed { path, link });
     }
-    entries.retain(|e| !nested.iter().any(|n| super::is_within(&e.path, n)));
+    entries.retain(|e| !nested.iter().any(|n| is_within(&e.path, n)));
     entries.sort();
     Ok(entries)
 }

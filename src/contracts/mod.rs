@@ -97,42 +97,5 @@ pub fn declared_require(bytes: &[u8]) -> Option<Option<bool>> {
     }
 }
 
-/// The parent of a repository-relative path (`""` for a top-level name).
-pub fn parent(path: &str) -> &str {
-    path.rfind('/').map_or("", |i| &path[..i])
-}
-
-/// The last component of a path.
-pub fn file_name(path: &str) -> &str {
-    path.rfind('/').map_or(path, |i| &path[i + 1..])
-}
-
-/// A directory as reports show it: `.` for the repository root.
-pub(crate) fn display_dir(dir: &str) -> String {
-    if dir.is_empty() {
-        ".".to_string()
-    } else {
-        dir.to_string()
-    }
-}
-
-/// `dir` itself and every directory above it, the repository root (`""`) last.
-pub fn self_and_ancestors(dir: &str) -> Vec<&str> {
-    let mut out = vec![dir];
-    let mut at = dir;
-    while !at.is_empty() {
-        at = parent(at);
-        out.push(at);
-    }
-    out
-}
-
-/// True when `dir` is `top` or lies below it (`""` holds everything).
-pub fn is_within(dir: &str, top: &str) -> bool {
-    top.is_empty()
-        || dir == top
-        || (dir.len() > top.len() && dir.starts_with(top) && dir.as_bytes()[top.len()] == b'/')
-}
-
 #[cfg(test)]
 mod tests;

@@ -12,8 +12,8 @@ use gix::ObjectId;
 
 use super::renames::{self, Pending};
 use super::worktree::{self, Kind, Seen};
-use super::{plain, Change, ChangeKind};
-use crate::dir_walk::Name;
+use super::{merge_into, plain, Change, ChangeKind};
+use crate::relpath::Name;
 
 /// Where a path's content came from in the base tree.
 #[derive(Debug, Clone)]
@@ -198,7 +198,7 @@ impl<'repo> Ledger<'repo> {
 
     /// `path` as text, or `None` when it isn't UTF-8: then it is set aside to be reported.
     fn name(&mut self, path: &[u8]) -> Option<String> {
-        match crate::dir_walk::name_of_bytes(path) {
+        match crate::relpath::name_of_bytes(path) {
             Name::Utf8(path) => Some(path),
             Name::NotUtf8(shown) => {
                 self.not_utf8.insert(shown);
@@ -248,23 +248,6 @@ fn final_change(path: String, record: &Record) -> Option<(String, ChangeKind)> {
         (_, Some(Kind::Submodule)) => from.map(|o| (o.path.clone(), ChangeKind::Submodule)),
         _ => None,
     }
-}
-
-/// Records `change` at `path`; a deletion and an addition of one path make a modification,
-/// and a deletion yields to any other change of the path.
-pub(super) fn merge_into(
-    kinds: &mut BTreeMap<String, ChangeKind>,
-    path: String,
-    change: ChangeKind,
-) {
-    let merged = match (kinds.remove(&path), change) {
-        (None, change) => change,
-        (Some(ChangeKind::Deleted), ChangeKind::Added)
-        | (Some(ChangeKind::Added), ChangeKind::Deleted) => ChangeKind::Modified,
-        (Some(ChangeKind::Deleted), change) => change,
-        (Some(existing), _) => existing,
-    };
-    kinds.insert(path, merged);
 }
 
 /// A record whose content was compared with its origin (or has none to compare with).

@@ -7,7 +7,7 @@ use anyhow::Result;
 use gix::ObjectId;
 
 use super::Explain as _;
-use crate::dir_walk::Name;
+use crate::relpath::Name;
 use crate::source::{Entry, FileSource, Listed};
 
 /// The regular files of one commit's tree. Symbolic links, submodules and directories are
@@ -66,7 +66,7 @@ impl TreeSource {
         let mut entries = Vec::new();
         let mut not_utf8 = Vec::new();
         for entry in listed.into_iter().filter(|e| e.mode.is_blob_or_symlink()) {
-            match crate::dir_walk::name_of_bytes(&entry.filepath) {
+            match crate::relpath::name_of_bytes(&entry.filepath) {
                 Name::Utf8(path) => entries.push(Listed {
                     path,
                     link: entry.mode.is_link(),
@@ -128,14 +128,14 @@ impl FileSource for TreeSource {
         if let Some(shown) = listing
             .not_utf8
             .iter()
-            .find(|p| p.rsplit('/').next() == Some(file_name))
+            .find(|p| crate::relpath::file_name(p) == file_name)
         {
             anyhow::bail!("path {shown} in commit {} is not valid UTF-8", self.commit);
         }
         let named = listing
             .entries
             .iter()
-            .filter(|e| e.path.rsplit('/').next() == Some(file_name))
+            .filter(|e| crate::relpath::file_name(&e.path) == file_name)
             .cloned()
             .collect();
         Ok(named)

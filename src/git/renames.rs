@@ -12,8 +12,7 @@ use anyhow::{Context as _, Result};
 use gix::diff::blob::{sources::byte_lines, Algorithm, Diff, InternedInput};
 use gix::ObjectId;
 
-use super::changes::merge_into;
-use super::{ChangeKind, Explain as _};
+use super::{merge_into, ChangeKind, Explain as _};
 use crate::source::{Entry, FileSource as _, WorkTree};
 
 /// git's default rename threshold.
@@ -35,7 +34,7 @@ struct Side {
 
 impl Side {
     fn file_name(&self) -> &str {
-        self.path.rsplit('/').next().unwrap_or(&self.path)
+        crate::relpath::file_name(&self.path)
     }
 
     fn is_text_and_small(&self) -> bool {

@@ -9,7 +9,7 @@ use gix::index::entry::{Flags, Mode};
 use gix::ObjectId;
 
 use super::{plain, Explain as _, Repo};
-use crate::dir_walk::Name;
+use crate::relpath::Name;
 use crate::source::{Entry, FileSource, Listed};
 
 /// The index of a working tree: every staged entry whose path is UTF-8 (intent-to-add
@@ -28,7 +28,7 @@ impl Repo {
             if entry.stage_raw() != 0 || entry.flags.contains(Flags::INTENT_TO_ADD) {
                 continue;
             }
-            if let Name::Utf8(path) = crate::dir_walk::name_of_bytes(entry.path(&index)) {
+            if let Name::Utf8(path) = crate::relpath::name_of_bytes(entry.path(&index)) {
                 entries.insert(path, (entry.mode, entry.id));
             }
         }
@@ -54,14 +54,7 @@ impl IndexSource {
 
     /// The staged regular files under any of `dirs` (`""` is the root), sorted.
     pub fn files_under(&self, dirs: &[String]) -> Vec<String> {
-        let under = |path: &str| {
-            dirs.iter().any(|d| {
-                d.is_empty()
-                    || path
-                        .strip_prefix(d.as_str())
-                        .is_some_and(|r| r.starts_with('/'))
-            })
-        };
+        let under = |path: &str| dirs.iter().any(|d| crate::relpath::holds(d, path));
         self.entries
             .iter()
             .filter(|(path, (mode, _))| is_file(*mode) && under(path))
@@ -93,7 +86,7 @@ impl FileSource for IndexSource {
         let named = self
             .entries()
             .into_iter()
-            .filter(|e| e.path.rsplit('/').next() == Some(file_name))
+            .filter(|e| crate::relpath::file_name(&e.path) == file_name)
             .collect();
         Ok(named)
     }

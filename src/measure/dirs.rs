@@ -8,8 +8,8 @@ use anyhow::{bail, Context as _, Result};
 use rayon::prelude::*;
 
 use super::{left_out, measure_file_in, skipped, Imports, Memo, NoMemo, Options};
-use crate::dir_walk::Name;
 use crate::model::{FileOutcome, Language, SkipReason};
+use crate::relpath::{holds, is_within, Name};
 use crate::source::WorkTree;
 
 /// Measures every measured-language file under `targets` (repository-relative files or
@@ -110,7 +110,7 @@ fn normalise_targets(root: &Path, targets: &[String]) -> Result<Vec<String>> {
 struct Listed {
     /// By path.
     files: BTreeSet<String>,
-    /// Those whose path isn't UTF-8, as [`crate::dir_walk::Name::NotUtf8`] shows them: they
+    /// Those whose path isn't UTF-8, as [`crate::relpath::Name::NotUtf8`] shows them: they
     /// cannot be named in a baseline or a report, so they are skipped, and said so.
     not_utf8: Vec<String>,
 }
@@ -122,7 +122,7 @@ fn list_files(root: &Path, targets: &[String]) -> Result<Listed> {
     let filter_targets = targets.to_vec();
     builder.filter_entry(move |entry| {
         entry.file_name() != ".git"
-            && crate::dir_walk::rel_name(&filter_root, entry.path())
+            && crate::relpath::rel_name(&filter_root, entry.path())
                 .is_ok_and(|rel| on_target_path(rel.shown(), &filter_targets))
     });
     let mut listed = Listed::default();
@@ -131,7 +131,7 @@ fn list_files(root: &Path, targets: &[String]) -> Result<Listed> {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
-        let name = crate::dir_walk::rel_name(root, entry.path())?;
+        let name = crate::relpath::rel_name(root, entry.path())?;
         let rel = name.shown();
         if Language::of_path(rel).is_none() || !under_a_target(rel, targets) {
             continue;
@@ -148,21 +148,11 @@ fn list_files(root: &Path, targets: &[String]) -> Result<Listed> {
 
 /// Whether the walk must enter `rel`: it is under a target or on the way to one.
 fn on_target_path(rel: &str, targets: &[String]) -> bool {
-    rel.is_empty()
-        || targets
-            .iter()
-            .any(|t| contains(t, rel) || t.strip_prefix(rel).is_some_and(|r| r.starts_with('/')))
+    rel.is_empty() || targets.iter().any(|t| is_within(rel, t) || holds(rel, t))
 }
 
 fn under_a_target(rel: &str, targets: &[String]) -> bool {
-    targets.iter().any(|t| contains(t, rel))
-}
-
-/// Whether `rel` is `target` or lies under it.
-fn contains(target: &str, rel: &str) -> bool {
-    target.is_empty()
-        || rel == target
-        || rel.strip_prefix(target).is_some_and(|r| r.starts_with('/'))
+    targets.iter().any(|t| is_within(rel, t))
 }
 
 /// Every file of a measured language under `targets` (as [`measure_tree`] takes them)

@@ -30,9 +30,7 @@ pub use rules::generated_header;
 /// The default `--max-file-size`: 4 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;
 
-/// A file whose unit names (scopes included) add up to more is skipped: names grow with
-/// the square of the nesting depth, so 20,000 nested classes would need gigabytes.
-pub const NAME_BUDGET_BYTES: usize = 16 << 20;
+pub use crate::model::NAME_BUDGET_BYTES;
 
 /// The default `--parse-timeout`, in seconds: a 4 MiB file parses in well under one.
 pub const DEFAULT_PARSE_TIMEOUT_SECS: u64 = 10;

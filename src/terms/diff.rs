@@ -1,6 +1,6 @@
 //! What a branch did to its own terms (SPEC §6.1): every difference between a context's
-//! terms at the base and on the branch, each marked loosens or tightens by
-//! [`judge::loosens`]. A report for the reviewer only: the gate still judges by the base's
+//! terms at the base and on the branch, which the gate then marks loosens or tightens by
+//! `judge::loosens`. A report for the reviewer only: the gate still judges by the base's
 //! terms, and nothing the branch writes into its terms can make this fail — a file that
 //! doesn't read on the branch is one more difference ([`Term::Unreadable`]).
 
@@ -13,9 +13,9 @@ use super::{ContextTerms, Terms};
 use crate::baseline::{tsv, Baseline, EntryKey};
 use crate::context::{self, Context};
 use crate::contracts;
-use crate::judge;
 use crate::limits::{self, Limits};
 use crate::model::Metric;
+use crate::relpath;
 use crate::source::{Entry, FileSource};
 
 /// One term of a context (or of a directory contract) that can differ.
@@ -91,6 +91,7 @@ pub struct TermChange {
     pub from: Option<TermValue>,
     /// `None` where the branch doesn't have it.
     pub to: Option<TermValue>,
+    /// Set by the gate from `judge::loosens`; `false` as the comparison leaves it.
     pub loosens: bool,
 }
 
@@ -146,14 +147,13 @@ impl Diff<'_> {
         if from == to {
             return;
         }
-        let loosens = judge::loosens(&term, from.as_ref(), to.as_ref());
         self.out.push(TermChange {
             context: context.map(str::to_string),
             file: file.to_string(),
             term,
             from,
             to,
-            loosens,
+            loosens: false,
         });
     }
 
@@ -217,13 +217,13 @@ impl Diff<'_> {
     fn sources(&mut self, base: &Context, now: &Context) {
         let file = base.file("context.yaml");
         for dir in base.owned.iter().filter(|d| !now.owned.contains(d)) {
-            let sides = (Some(TermValue::Text(shown(dir))), None);
+            let sides = (Some(TermValue::Text(relpath::shown(dir).to_string())), None);
             let term = Term::Source { taken_from: vec![] };
             self.push(Some(&base.name), &file, term, sides);
         }
         for dir in now.owned.iter().filter(|d| !base.owned.contains(d)) {
             let taken_from = self.taken_from(std::slice::from_ref(dir), &base.dir);
-            let sides = (None, Some(TermValue::Text(shown(dir))));
+            let sides = (None, Some(TermValue::Text(relpath::shown(dir).to_string())));
             self.push(Some(&base.name), &file, Term::Source { taken_from }, sides);
         }
     }
@@ -287,7 +287,7 @@ impl Diff<'_> {
         let changed = self.changed;
         let new = changed
             .iter()
-            .filter(|p| contracts::file_name(p) == "context.yaml" && !at_base.contains(*p));
+            .filter(|p| relpath::file_name(p) == "context.yaml" && !at_base.contains(*p));
         for file in new {
             if !self.readable(None, file) {
                 continue;
@@ -325,7 +325,7 @@ impl Diff<'_> {
         let changed = self.changed;
         for path in changed
             .iter()
-            .filter(|p| contracts::is_readme(contracts::file_name(p)))
+            .filter(|p| contracts::is_readme(relpath::file_name(p)))
         {
             let Some(bytes) = base_tree.read(path)? else {
                 continue;
@@ -352,7 +352,7 @@ type Sides = (Option<TermValue>, Option<TermValue>);
 
 /// Every key of a principles.md with its value, where it has one. A key SPEC adds
 /// (`pinned`, a tier's values) is one more line here, and its rule one arm of
-/// [`judge::loosens`].
+/// `judge::loosens`.
 fn limit_terms(limits: &Limits) -> BTreeMap<Term, TermValue> {
     let mut terms: BTreeMap<Term, TermValue> = Metric::ALL
         .into_iter()
@@ -370,12 +370,8 @@ fn entries_text(baseline: &Baseline) -> TermValue {
 
 /// Owned directories as reports show them: `src, tests` (`.` for the root).
 fn owned_text(owned: &[String]) -> TermValue {
-    let dirs: Vec<String> = owned.iter().map(|d| shown(d)).collect();
+    let dirs: Vec<&str> = owned.iter().map(|d| relpath::shown(d)).collect();
     TermValue::Text(dirs.join(", "))
-}
-
-fn shown(dir: &str) -> String {
-    if dir.is_empty() { "." } else { dir }.to_string()
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use anyhow::Result;
 use super::judged::Judged;
 use crate::contracts::{self, is_readme, Listing, Outcome, Side};
 use crate::git::{Change, ChangeKind, TreeSource};
+use crate::relpath;
 
 /// Checks the directories `changes` touch in the working tree at `workdir` against the
 /// base tree `base`. No change, no check (and no listing).
@@ -54,9 +55,9 @@ fn paths(change: &Change) -> impl Iterator<Item = &str> {
 /// working tree in repositories without contracts.
 fn may_lie_in_a_tree(change: &Change, base: &Listing) -> bool {
     paths(change).any(|path| {
-        let holder = contracts::parent(path);
-        let above = contracts::self_and_ancestors(holder);
-        is_readme(contracts::file_name(path))
+        let holder = relpath::parent(path);
+        let above = relpath::self_and_ancestors(holder);
+        is_readme(relpath::file_name(path))
             || above.iter().any(|d| !base.readmes(d).files.is_empty())
     })
 }
@@ -66,9 +67,9 @@ fn touched(changes: &[Change], work: &Listing, base: &Listing) -> Vec<String> {
     let mut dirs = BTreeSet::new();
     for change in changes {
         for path in paths(change) {
-            let holder = contracts::parent(path);
+            let holder = relpath::parent(path);
             dirs.insert(holder);
-            let above = contracts::self_and_ancestors(holder).into_iter().skip(1);
+            let above = relpath::self_and_ancestors(holder).into_iter().skip(1);
             dirs.extend(above.take_while(|d| !base.has_dir(d)));
         }
     }

@@ -3,57 +3,13 @@
 //! itself did not change, in whichever context owns it, and the report names the changed
 //! imports.
 
-use std::collections::BTreeSet;
-
 use anyhow::Result;
 
-use super::judging::{judge_value, Judging};
+use super::judging::{judge_value, note_changed_imports, Judging};
 use super::Sandbox;
-use crate::git::{Change, ChangeKind};
 use crate::measure;
-use crate::model::{FileMeasure, FileOutcome, Language, Metric};
+use crate::model::{FileOutcome, Language, Metric};
 use crate::terms::ContextTerms;
-
-/// The paths the working tree holds that differ from the base: added, modified, and the
-/// new paths of renamed files (what an import can newly reach or grow by).
-pub(super) fn changed_paths(changes: &[Change]) -> BTreeSet<String> {
-    changes
-        .iter()
-        .filter(|c| {
-            matches!(
-                c.kind,
-                ChangeKind::Added | ChangeKind::Modified | ChangeKind::Renamed { .. }
-            )
-        })
-        .map(|c| c.path.clone())
-        .collect()
-}
-
-/// Records, for a measured Markdown document judged for `loaded_bytes`, the changed files
-/// among those it loads.
-pub(super) fn note_changed_imports(
-    judging: &Judging,
-    sb: &mut Sandbox,
-    owner: &ContextTerms,
-    m: &FileMeasure,
-) {
-    let Some(loaded) = &m.loaded else {
-        return;
-    };
-    let limited = owner
-        .limits
-        .as_ref()
-        .is_some_and(|l| l.limit(Metric::LoadedBytes).is_some());
-    let changed: Vec<String> = loaded
-        .imports
-        .iter()
-        .filter(|p| judging.changed.contains(*p))
-        .cloned()
-        .collect();
-    if limited && !changed.is_empty() {
-        sb.imports_changed.push((m.path.clone(), changed));
-    }
-}
 
 /// Judges `loaded_bytes` of every unchanged Markdown document, owned by a judged context
 /// that limits `loaded_bytes`, whose imports reach a changed file. The documents are read

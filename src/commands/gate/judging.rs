@@ -9,13 +9,12 @@ use std::path::PathBuf;
 use anyhow::Result;
 
 use super::judged::Judged;
-use super::sandbox::unjudged_reason;
-use super::{docs, FileReason, Sandbox};
+use super::{FileReason, Sandbox};
 use crate::cache::Cache;
 use crate::git::{Change, ChangeKind};
 use crate::judge::Finding;
 use crate::measure::{self, Imports, Options};
-use crate::model::{FileOutcome, Language, SkipReason, UnitValue};
+use crate::model::{FileMeasure, FileOutcome, Language, Metric, SkipReason, UnitValue};
 use crate::source::{Entry, FileSource};
 use crate::terms::{ContextTerms, Terms};
 
@@ -53,7 +52,7 @@ impl<'a> Judging<'a> {
             imports: Imports::new(work.source(), options.max_file_size),
             work,
             options,
-            changed: docs::changed_paths(changes),
+            changed: changed_paths(changes),
             memo,
         }
     }
@@ -219,7 +218,7 @@ impl<'a> Judging<'a> {
         let path = &m.path;
         sb.warnings
             .extend(m.warnings.iter().map(|w| format!("{path}: {w}")));
-        docs::note_changed_imports(self, sb, owner, m);
+        note_changed_imports(self, sb, owner, m);
         let judged = m.values().into_iter();
         sb.findings
             .extend(judged.filter_map(|v| judge_value(self.terms, owner, &v, from)));
@@ -328,4 +327,54 @@ fn judged_note(kind: &ChangeKind, context: &str) -> String {
         _ => "modified".to_string(),
     };
     format!("judged ({how}; context {context})")
+}
+
+/// Why the gate doesn't judge a context; `None` when it does.
+pub(super) fn unjudged_reason(c: &ContextTerms) -> Option<&'static str> {
+    match (&c.limits, &c.baseline) {
+        (None, _) => Some("no Limits at the merge-base"),
+        (Some(_), None) => Some("no baseline at the merge-base"),
+        _ => None,
+    }
+}
+
+/// The paths the working tree holds that differ from the base: added, modified, and the
+/// new paths of renamed files (what an import can newly reach or grow by).
+pub(super) fn changed_paths(changes: &[Change]) -> BTreeSet<String> {
+    changes
+        .iter()
+        .filter(|c| {
+            matches!(
+                c.kind,
+                ChangeKind::Added | ChangeKind::Modified | ChangeKind::Renamed { .. }
+            )
+        })
+        .map(|c| c.path.clone())
+        .collect()
+}
+
+/// Records, for a measured Markdown document judged for `loaded_bytes`, the changed files
+/// among those it loads.
+pub(super) fn note_changed_imports(
+    judging: &Judging,
+    sb: &mut Sandbox,
+    owner: &ContextTerms,
+    m: &FileMeasure,
+) {
+    let Some(loaded) = &m.loaded else {
+        return;
+    };
+    let limited = owner
+        .limits
+        .as_ref()
+        .is_some_and(|l| l.limit(Metric::LoadedBytes).is_some());
+    let changed: Vec<String> = loaded
+        .imports
+        .iter()
+        .filter(|p| judging.changed.contains(*p))
+        .cloned()
+        .collect();
+    if limited && !changed.is_empty() {
+        sb.imports_changed.push((m.path.clone(), changed));
+    }
 }

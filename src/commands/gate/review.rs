@@ -35,7 +35,11 @@ pub(super) fn terms_changed(
             branch.renames.insert(change.path.clone(), from.clone());
         }
     }
-    diff::changes(terms, base_tree, &branch, repo_name)
+    let mut changed = diff::changes(terms, base_tree, &branch, repo_name)?;
+    for c in &mut changed {
+        c.loosens = judge::loosens(&c.term, c.from.as_ref(), c.to.as_ref());
+    }
+    Ok(changed)
 }
 
 /// True when `baseline refresh` would lower or drop the entry that tolerates `finding`,

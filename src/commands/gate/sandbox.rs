@@ -5,6 +5,7 @@ use std::path::Path;
 use anyhow::{bail, Result};
 
 use super::judged::Judged;
+use super::judging::unjudged_reason;
 use super::{docs, ContextState, NotJudged, Request, Sandbox};
 use crate::cache::Cache;
 use crate::git::{Change, Repo};
@@ -98,15 +99,6 @@ fn terms_warnings(terms: &Terms) -> Vec<String> {
         .iter()
         .flat_map(|c| c.unknown_keys.iter().cloned());
     terms.warnings.iter().cloned().chain(unknown).collect()
-}
-
-/// Why the gate doesn't judge a context; `None` when it does.
-pub(super) fn unjudged_reason(c: &ContextTerms) -> Option<&'static str> {
-    match (&c.limits, &c.baseline) {
-        (None, _) => Some("no Limits at the merge-base"),
-        (Some(_), None) => Some("no baseline at the merge-base"),
-        _ => None,
-    }
 }
 
 fn context_states(terms: &Terms) -> Vec<ContextState> {

@@ -36,7 +36,8 @@ fn lines(branch: &MemorySource, changed: &[&str]) -> Vec<String> {
             let side =
                 |v: &Option<TermValue>| v.as_ref().map_or("-".to_string(), |v| v.to_string());
             let what = c.term.what();
-            let (from, to, loosens) = (side(&c.from), side(&c.to), c.loosens);
+            let loosens = crate::judge::loosens(&c.term, c.from.as_ref(), c.to.as_ref());
+            let (from, to) = (side(&c.from), side(&c.to));
             format!("{} {what} {from} {to} {loosens}", c.file)
         })
         .collect()
