@@ -6,13 +6,14 @@ use std::hash::Hasher as _;
 use std::path::Path;
 
 const MEASURER: [&str; 3] = ["src/measure", "src/lang", "src/model.rs"];
-const GRAMMARS: [&str; 6] = [
+const GRAMMARS: [&str; 7] = [
     "tree-sitter",
     "tree-sitter-c-sharp",
     "tree-sitter-rust",
     "tree-sitter-typescript",
     "tree-sitter-javascript",
     "tree-sitter-python",
+    "tree-sitter-go",
 ];
 
 fn main() {

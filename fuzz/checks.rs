@@ -18,7 +18,7 @@ use structgate::source::MemorySource;
 pub type Check = fn(&[u8]);
 
 /// The fuzz targets, by the name of their directory under `fuzz/regressions/`.
-pub const TARGETS: [(&str, Check); 8] = [
+pub const TARGETS: [(&str, Check); 9] = [
     ("limits", limits),
     ("context", context),
     ("baseline", baseline),
@@ -27,6 +27,7 @@ pub const TARGETS: [(&str, Check); 8] = [
     ("measure_ts", measure_ts),
     ("measure_js", measure_js),
     ("measure_py", measure_py),
+    ("measure_go", measure_go),
 ];
 
 /// `principles.md` → limits: no panic; every error names the file; every limit is a
@@ -146,6 +147,11 @@ pub fn measure_js(data: &[u8]) {
 /// Arbitrary bytes as a Python file.
 pub fn measure_py(data: &[u8]) {
     measure_as("fuzz.py", data);
+}
+
+/// Arbitrary bytes as a Go file.
+pub fn measure_go(data: &[u8]) {
+    measure_as("fuzz.go", data);
 }
 
 /// No panic; the same bytes measure the same twice (the per-thread parser keeps no state

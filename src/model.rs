@@ -16,6 +16,8 @@ pub enum Language {
     JavaScript,
     /// `.py` (SPEC §10).
     Python,
+    /// `.go` (SPEC §10).
+    Go,
     /// Markdown documents: measured for `file_bytes` and `loaded_bytes` only (SPEC §8).
     Markdown,
 }
@@ -32,13 +34,14 @@ impl Language {
             "ts" | "mts" | "cts" | "tsx" => Some(Language::TypeScript),
             "js" | "jsx" | "mjs" | "cjs" => Some(Language::JavaScript),
             "py" => Some(Language::Python),
+            "go" => Some(Language::Go),
             "md" => Some(Language::Markdown),
             _ => None,
         }
     }
 
     /// The name used in JSON output (`csharp`, `rust`, `typescript`, `javascript`,
-    /// `python`, `markdown`).
+    /// `python`, `go`, `markdown`).
     pub fn key(self) -> &'static str {
         match self {
             Language::CSharp => "csharp",
@@ -46,6 +49,7 @@ impl Language {
             Language::TypeScript => "typescript",
             Language::JavaScript => "javascript",
             Language::Python => "python",
+            Language::Go => "go",
             Language::Markdown => "markdown",
         }
     }

@@ -25,6 +25,7 @@ pub static CSHARP: Lang = Lang {
     separator: ".",
     unit_marks: &[b"{"],
     span_parents: &[],
+    span_groups: &[],
     ends_at_code: false,
     bindings: &NO_BINDINGS,
     role_of,
@@ -38,6 +39,7 @@ pub static CSHARP: Lang = Lang {
         name: "<Main>$",
         role_of: entry_role_of,
     }),
+    generated_marker: None,
     kinds: &KINDS,
 };
 

@@ -20,6 +20,7 @@ pub static JAVASCRIPT: Lang = Lang {
     separator: ".",
     unit_marks: &[b"{", b"=>"],
     span_parents: &SPAN_PARENTS,
+    span_groups: &[],
     ends_at_code: false,
     bindings: &BINDINGS,
     role_of,
@@ -31,6 +32,7 @@ pub static JAVASCRIPT: Lang = Lang {
     line_separators: &['\u{2028}', '\u{2029}'],
     blanked_ranges: None,
     comment_directive_line: None,
+    generated_marker: None,
     kinds: &KINDS,
 };
 

@@ -6,6 +6,7 @@
 mod binding;
 pub mod csharp;
 mod ecmascript;
+pub mod go;
 pub mod javascript;
 pub mod python;
 pub mod rust;
@@ -21,13 +22,14 @@ pub use binding::{Binder, Bindings, Bound, NO_BINDINGS};
 pub use ecmascript::left_out as ecmascript_left_out;
 
 /// Every grammar structgate parses with, TypeScript's TSX dialect included.
-pub const ALL: [&Lang; 6] = [
+pub const ALL: [&Lang; 7] = [
     &csharp::CSHARP,
     &rust::RUST,
     &typescript::TYPESCRIPT,
     &typescript::TSX,
     &javascript::JAVASCRIPT,
     &python::PYTHON,
+    &go::GO,
 ];
 
 /// What a node kind means to the generic walk.
@@ -106,6 +108,10 @@ pub struct Decl {
     pub scope: Option<String>,
 }
 
+/// A language's generated-file marker in a file's text: the marker as shown in a
+/// reason and its 1-based line.
+pub type GeneratedMarker = fn(&str) -> Option<(&'static str, usize)>;
+
 /// A range of a file's bytes, `(from, to)`, `to` not included.
 pub type ByteRange = (usize, usize);
 
@@ -127,6 +133,10 @@ pub struct Lang {
     /// `lexical_declaration` of one declarator (`const f = ...` starts at `const`).
     /// Applied again from the parent up.
     pub span_parents: &'static [&'static str],
+    /// Anonymous tokens that make a span parent holding one a group, whose children
+    /// start where they stand: Go's `type (...)`, where a lone `type X struct{}` starts
+    /// at `type`.
+    pub span_groups: &'static [&'static str],
     /// A unit ends where its last token that is no comment ends, not where its node
     /// does: Python's grammar runs a block over the comment lines after its last
     /// statement, which the language's own parser (`ast`) leaves out.
@@ -153,6 +163,11 @@ pub struct Lang {
     pub comment_directive_line: Option<fn(&str) -> Option<usize>>,
     /// Top-level code that is a unit of its own, if the language has any.
     pub entry_point: Option<EntryPoint>,
+    /// The language's own generated-file marker, beside §4's header rule: the marker as
+    /// shown and its 1-based line in a file's text, if the file carries it (Go's
+    /// `// Code generated ... DO NOT EDIT.` before `package`, as `ast.IsGenerated` reads
+    /// it).
+    pub generated_marker: Option<GeneratedMarker>,
     kinds: &'static OnceLock<Vec<KindInfo>>,
 }
 
@@ -165,6 +180,7 @@ impl Lang {
             Language::TypeScript => Some(&typescript::TYPESCRIPT),
             Language::JavaScript => Some(&javascript::JAVASCRIPT),
             Language::Python => Some(&python::PYTHON),
+            Language::Go => Some(&go::GO),
             Language::Markdown => None,
         }
     }

@@ -24,6 +24,7 @@ pub static PYTHON: Lang = Lang {
     // `decorated_definition` holds the decorators and the definition: the unit starts at
     // the first decorator, whatever comments stand between them.
     span_parents: &["decorated_definition"],
+    span_groups: &[],
     // The grammar's block runs over the comment lines after its last statement.
     ends_at_code: true,
     bindings: &NO_BINDINGS,
@@ -35,6 +36,7 @@ pub static PYTHON: Lang = Lang {
     blanked_ranges: None,
     comment_directive_line: None,
     entry_point: None,
+    generated_marker: None,
     kinds: &KINDS,
 };
 

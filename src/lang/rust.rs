@@ -19,6 +19,7 @@ pub static RUST: Lang = Lang {
     separator: "::",
     unit_marks: &[b"{"],
     span_parents: &[],
+    span_groups: &[],
     ends_at_code: false,
     bindings: &NO_BINDINGS,
     role_of,
@@ -29,6 +30,7 @@ pub static RUST: Lang = Lang {
     blanked_ranges: None,
     comment_directive_line: None,
     entry_point: None,
+    generated_marker: None,
     kinds: &KINDS,
 };
 

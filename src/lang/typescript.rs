@@ -40,6 +40,7 @@ const fn typescript(
         separator: ".",
         unit_marks: &[b"{", b"=>"],
         span_parents: &SPAN_PARENTS,
+        span_groups: &[],
         ends_at_code: false,
         bindings: &BINDINGS,
         role_of,
@@ -51,6 +52,7 @@ const fn typescript(
         line_separators: &['\u{2028}', '\u{2029}'],
         blanked_ranges: None,
         comment_directive_line: None,
+        generated_marker: None,
         kinds,
     }
 }

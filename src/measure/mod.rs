@@ -117,8 +117,7 @@ pub fn measure_file(path: &str, bytes: &[u8], options: &Options) -> Option<FileO
     }
     let body = lines::strip_bom(bytes);
     if options.honour_generated_header {
-        let head = String::from_utf8_lossy(head_of(body));
-        if let Some(reason) = rules::left_out_by_header(&head) {
+        if let Some(reason) = rules::left_out_by_header(path, body) {
             return Some(left_out(path, reason));
         }
     }
@@ -162,17 +161,6 @@ fn left_out(path: &str, reason: LeftOutReason) -> FileOutcome {
 fn skipped(path: &str, reason: SkipReason) -> FileOutcome {
     let path = path.to_string();
     FileOutcome::Skipped { path, reason }
-}
-
-/// The bytes of the first 10 lines (a lone `\r` ends a line too).
-fn head_of(body: &[u8]) -> &[u8] {
-    let end = body
-        .iter()
-        .enumerate()
-        .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && body.get(i + 1) != Some(&b'\n')))
-        .nth(9)
-        .map_or(body.len(), |(i, _)| i);
-    &body[..end]
 }
 
 /// A Markdown document (SPEC §8): its lines and bytes, no units.

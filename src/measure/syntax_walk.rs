@@ -18,7 +18,8 @@
 //! What a language declares as data, the walk applies to every language alike: a binder
 //! node makes the unit or scope its value calls for (`crate::lang::Bindings`) and claims
 //! that value, whose own name gives way; a unit starts at a parent of one of
-//! `Lang::span_parents` kinds whose only child of its kind it is; a decorator is walked
+//! `Lang::span_parents` kinds whose only child of its kind it is, unless a
+//! `Lang::span_groups` token makes the parent a group; a decorator is walked
 //! inside the scope of the declaration it decorates; a unit of a language whose units end at their
 //! code (`Lang::ends_at_code`) ends at its last token that is no comment.
 //!
@@ -310,7 +311,8 @@ impl<'t> Walker<'_, 't> {
 
     /// Where the unit of the node at `depth` starts: at `start`, or earlier at each
     /// parent of a [`Lang::span_parents`] kind that holds no other named child of the
-    /// node's kind (`export const f = ...` starts at `export`).
+    /// node's kind and none of the language's [`Lang::span_groups`] tokens
+    /// (`export const f = ...` starts at `export`, Go's `type (...)` at each spec).
     fn unit_start(&self, node: Node<'t>, depth: usize, start: Point) -> Point {
         let (mut start, mut child, mut at) = (start, node, depth);
         while let Some(parent) = self.parent(at) {
@@ -318,11 +320,13 @@ impl<'t> Walker<'_, 't> {
                 break;
             }
             let mut cursor = parent.walk();
-            let same = parent
-                .named_children(&mut cursor)
-                .filter(|c| c.kind_id() == child.kind_id())
-                .count();
-            if same > 1 {
+            let groups = self.lang.span_groups;
+            let (same, grouped) = parent.children(&mut cursor).fold((0, false), |(n, g), c| {
+                let same = c.is_named() && c.kind_id() == child.kind_id();
+                let group = !c.is_named() && groups.contains(&c.kind());
+                (n + usize::from(same), g || group)
+            });
+            if same > 1 || grouped {
                 break;
             }
             start = start.min(parent.start_position());

@@ -268,7 +268,7 @@ impl<'a> Judging<'a> {
     /// a header new on the branch does not exempt a file (SPEC §6 step 3).
     fn generated_at_base(&self, base_path: &str) -> Result<bool> {
         Ok(match self.base_tree.read(base_path)? {
-            Some(old) => measure::generated_header(&String::from_utf8_lossy(&old)),
+            Some(old) => measure::generated_header(base_path, &String::from_utf8_lossy(&old)),
             None => true,
         })
     }

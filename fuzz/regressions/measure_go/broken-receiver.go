@@ -1,0 +1,5 @@
+package p
+type (
+	A struct{ f interface{ M(
+	B = interface {
+func (p *(*[T]) X() {
