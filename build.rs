@@ -6,7 +6,7 @@ use std::hash::Hasher as _;
 use std::path::Path;
 
 const MEASURER: [&str; 3] = ["src/measure", "src/lang", "src/model.rs"];
-const GRAMMARS: [&str; 7] = [
+const GRAMMARS: [&str; 8] = [
     "tree-sitter",
     "tree-sitter-c-sharp",
     "tree-sitter-rust",
@@ -14,6 +14,7 @@ const GRAMMARS: [&str; 7] = [
     "tree-sitter-javascript",
     "tree-sitter-python",
     "tree-sitter-go",
+    "tree-sitter-java",
 ];
 
 fn main() {

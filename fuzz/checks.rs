@@ -18,7 +18,7 @@ use structgate::source::MemorySource;
 pub type Check = fn(&[u8]);
 
 /// The fuzz targets, by the name of their directory under `fuzz/regressions/`.
-pub const TARGETS: [(&str, Check); 9] = [
+pub const TARGETS: [(&str, Check); 10] = [
     ("limits", limits),
     ("context", context),
     ("baseline", baseline),
@@ -28,6 +28,7 @@ pub const TARGETS: [(&str, Check); 9] = [
     ("measure_js", measure_js),
     ("measure_py", measure_py),
     ("measure_go", measure_go),
+    ("measure_java", measure_java),
 ];
 
 /// `principles.md` → limits: no panic; every error names the file; every limit is a
@@ -152,6 +153,11 @@ pub fn measure_py(data: &[u8]) {
 /// Arbitrary bytes as a Go file.
 pub fn measure_go(data: &[u8]) {
     measure_as("fuzz.go", data);
+}
+
+/// Arbitrary bytes as a Java file.
+pub fn measure_java(data: &[u8]) {
+    measure_as("Fuzz.java", data);
 }
 
 /// No panic; the same bytes measure the same twice (the per-thread parser keeps no state

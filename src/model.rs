@@ -18,6 +18,8 @@ pub enum Language {
     Python,
     /// `.go` (SPEC §10).
     Go,
+    /// `.java` (SPEC §10).
+    Java,
     /// Markdown documents: measured for `file_bytes` and `loaded_bytes` only (SPEC §8).
     Markdown,
 }
@@ -35,13 +37,14 @@ impl Language {
             "js" | "jsx" | "mjs" | "cjs" => Some(Language::JavaScript),
             "py" => Some(Language::Python),
             "go" => Some(Language::Go),
+            "java" => Some(Language::Java),
             "md" => Some(Language::Markdown),
             _ => None,
         }
     }
 
     /// The name used in JSON output (`csharp`, `rust`, `typescript`, `javascript`,
-    /// `python`, `go`, `markdown`).
+    /// `python`, `go`, `java`, `markdown`).
     pub fn key(self) -> &'static str {
         match self {
             Language::CSharp => "csharp",
@@ -50,6 +53,7 @@ impl Language {
             Language::JavaScript => "javascript",
             Language::Python => "python",
             Language::Go => "go",
+            Language::Java => "java",
             Language::Markdown => "markdown",
         }
     }

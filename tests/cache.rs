@@ -45,11 +45,11 @@ fn fixtures_repo() -> Scenario {
     s
 }
 
-/// Fixture files the measurer parses: every `.cs`, `.rs`, TypeScript, JavaScript, Python
-/// and Go file not left out by its path (test directories, `.g.cs`, `.Designer.cs`,
+/// Fixture files the measurer parses: every `.cs`, `.rs`, TypeScript, JavaScript, Python,
+/// Go and Java file not left out by its path (test directories, `.g.cs`, `.Designer.cs`,
 /// `tests.rs`, `__tests__`, `*.d.ts`, `test_*.py`, `*_test.go`, ...): 41 C# and Rust
-/// files, 14 TypeScript, 9 JavaScript, 8 Python and 7 Go.
-const PARSED: usize = 79;
+/// files, 14 TypeScript, 9 JavaScript, 8 Python, 7 Go and 4 Java.
+const PARSED: usize = 83;
 
 #[test]
 fn a_second_measure_parses_nothing_and_prints_the_same_bytes() {
@@ -86,7 +86,7 @@ fn a_second_measure_parses_nothing_and_prints_the_same_bytes() {
         lines.map(str::to_string).collect()
     };
     assert_eq!(warnings(&warm), warnings(&cold));
-    assert_eq!(warnings(&cold).len(), 9, "{}", cold.stderr);
+    assert_eq!(warnings(&cold).len(), 10, "{}", cold.stderr);
     for format in ["text", "tsv"] {
         let cached = s.run(&["measure", "--format", format, "fx"]);
         let fresh = s.run(&["measure", "--format", format, "fx", "--no-cache"]);

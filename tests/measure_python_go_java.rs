@@ -270,3 +270,73 @@ fn go_test_vendor_and_testdata_paths_are_left_out() {
          pkg/test_helpers.go\tHelper\tfunction_lines\t1\t3\t3\t-\n"
     );
 }
+
+/// A Java method of exactly `lines` lines (≥ 3), annotated on its own line.
+fn java_method(name: &str, lines: usize) -> String {
+    let mut s = format!("  @Override\n  public void {name}() {{\n");
+    s.push_str(&"    step();\n".repeat(lines.saturating_sub(3)));
+    s.push_str("  }\n");
+    s
+}
+
+#[test]
+fn json_text_and_tsv_name_java_units() {
+    let s = Scenario::git();
+    s.write(
+        "src/main/java/Op.java",
+        "/** Doc. */\nenum Op {\n  PLUS {\n    int apply(int a) { return a; }\n  };\n  abstract int apply(int a);\n}\n",
+    );
+    let run = s.run(&["measure", "--format", "json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(v["files"][0]["language"], "java");
+    assert_eq!(
+        v["files"][0]["units"],
+        serde_json::json!([
+            {"name": "Op", "kind": "type", "start_line": 2, "end_line": 7, "lines": 6},
+            {"name": "Op.PLUS.apply", "kind": "function", "start_line": 4, "end_line": 4,
+             "lines": 1},
+            {"name": "Op.apply", "kind": "function", "start_line": 6, "end_line": 6,
+             "lines": 1},
+        ])
+    );
+    let run = s.run(&["measure", "--format", "tsv"]);
+    assert_eq!(
+        run.stdout,
+        "path\tunit\tmetric\tvalue\tstart_line\tend_line\tstatus\n\
+         src/main/java/Op.java\tOp.java\tfile_bytes\t102\t1\t7\t-\n\
+         src/main/java/Op.java\tOp.java\tfile_lines\t7\t1\t7\t-\n\
+         src/main/java/Op.java\tOp.java\ttypes_per_file\t1\t1\t7\t-\n\
+         src/main/java/Op.java\tOp\ttype_lines\t6\t2\t7\t-\n\
+         src/main/java/Op.java\tOp.PLUS.apply\tfunction_lines\t1\t4\t4\t-\n\
+         src/main/java/Op.java\tOp.apply\tfunction_lines\t1\t6\t6\t-\n"
+    );
+}
+
+#[test]
+fn the_gate_judges_a_java_method_from_its_annotation_and_leaves_maven_tests_out() {
+    let s = Scenario::inventory(BAND_12);
+    s.write(
+        "src/main/java/Job.java",
+        &format!("class Job {{\n{}}}\n", java_method("run", 5)),
+    );
+    s.cut_feature();
+    s.write(
+        "src/main/java/Job.java",
+        &format!("class Job {{\n{}}}\n", java_method("run", 13)),
+    );
+    s.write(
+        "src/test/java/JobTest.java",
+        &format!("class JobTest {{\n{}}}\n", java_method("runs", 40)),
+    );
+    let run = s.gate(&[]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        after_base(&run.stdout),
+        [
+            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
+            "src/main/java/Job.java Job.run: function_lines 13 > 10 (band 12)",
+            "left out src/test/java/JobTest.java: test directory \"test\"",
+        ]
+    );
+}

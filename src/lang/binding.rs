@@ -20,6 +20,9 @@ pub struct Binder {
     pub value_field: &'static str,
     /// Parent kinds the binder binds in; empty: anywhere.
     pub within: &'static [&'static str],
+    /// A value of none of the bound kinds still makes the binding a naming scope for
+    /// what it holds (a Java field, for the anonymous classes in its initializer).
+    pub scopes_any_value: bool,
 }
 
 /// What a language binds: its binders, and what a value of each kind becomes when bound.
@@ -84,7 +87,11 @@ impl Bindings {
             return None;
         }
         let value = self.unwrap(node.child_by_field_name(binder.value_field)?);
-        let (what, claimed) = self.classify(value)?;
+        let (what, claimed) = match self.classify(value) {
+            Some(classified) => classified,
+            None if binder.scopes_any_value => (Value::Scope, Vec::new()),
+            None => return None,
+        };
         let name = match binder.name_field {
             Some(field) => (self.name_of)(node.child_by_field_name(field)?, src)?,
             None => binder.fixed_name.to_string(),

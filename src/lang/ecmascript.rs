@@ -47,6 +47,7 @@ pub const fn binders(field: Binder) -> [Binder; 5] {
             fixed_name: "default",
             value_field: "value",
             within: &[],
+            scopes_any_value: false,
         },
     ]
 }
@@ -59,6 +60,7 @@ pub const fn binder(kind: &'static str, name: &'static str, value: &'static str)
         fixed_name: "",
         value_field: value,
         within: &[],
+        scopes_any_value: false,
     }
 }
 

@@ -7,6 +7,7 @@ mod binding;
 pub mod csharp;
 mod ecmascript;
 pub mod go;
+pub mod java;
 pub mod javascript;
 pub mod python;
 pub mod rust;
@@ -22,7 +23,7 @@ pub use binding::{Binder, Bindings, Bound, NO_BINDINGS};
 pub use ecmascript::left_out as ecmascript_left_out;
 
 /// Every grammar structgate parses with, TypeScript's TSX dialect included.
-pub const ALL: [&Lang; 7] = [
+pub const ALL: [&Lang; 8] = [
     &csharp::CSHARP,
     &rust::RUST,
     &typescript::TYPESCRIPT,
@@ -30,6 +31,7 @@ pub const ALL: [&Lang; 7] = [
     &javascript::JAVASCRIPT,
     &python::PYTHON,
     &go::GO,
+    &java::JAVA,
 ];
 
 /// What a node kind means to the generic walk.
@@ -181,6 +183,7 @@ impl Lang {
             Language::JavaScript => Some(&javascript::JAVASCRIPT),
             Language::Python => Some(&python::PYTHON),
             Language::Go => Some(&go::GO),
+            Language::Java => Some(&java::JAVA),
             Language::Markdown => None,
         }
     }

@@ -18,6 +18,7 @@ pub fn left_out_by_path(path: &str) -> Option<LeftOutReason> {
         }
         Language::Python => crate::lang::python::left_out(&parts, file),
         Language::Go => crate::lang::go::left_out(&parts, file),
+        Language::Java => crate::lang::java::left_out(&parts, file),
         Language::Markdown => None,
     }
 }
