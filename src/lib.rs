@@ -15,6 +15,7 @@ pub mod lang;
 pub mod limits;
 pub mod measure;
 pub mod model;
+pub mod reason;
 pub mod relpath;
 pub mod report;
 pub mod source;

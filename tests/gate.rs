@@ -247,9 +247,10 @@ fn no_context_with_limits_and_baseline_is_not_judged() {
     assert_eq!(run.code, 0, "{run:?}");
     let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
     assert_eq!(v["status"], "not_judged");
+    assert_eq!(v["not_judged"][0]["reason"], "no-judged-context");
     assert_eq!(
-        v["not_judged"][0]["reason"],
-        "no context with Limits and a baseline at the merge-base"
+        v["not_judged"][0]["detail"],
+        format!("base {}", s.rev_parse("main"))
     );
     assert_eq!(v["contexts"][0]["judged"], false);
     assert_eq!(v["contexts"][0]["reason"], "no baseline at the merge-base");

@@ -147,7 +147,8 @@ fn a_submodule_is_not_descended_into_and_said_so() {
     assert_eq!(json["judged_files"], 0);
     assert_eq!(
         json["skipped"],
-        serde_json::json!([{"path": "src/sub", "reason": "submodule: not descended into, its changes are not judged"}])
+        serde_json::json!([{"path": "src/sub", "reason": "submodule",
+            "detail": "submodule: not descended into, its changes are not judged"}])
     );
     // Inside the submodule, a file past every limit changes nothing for the gate.
     std::fs::write(s.abs("src/sub/Huge.cs"), cs_class("Huge", &[("Run", 80)])).expect("write");
@@ -211,7 +212,8 @@ fn a_submodule_the_branch_moves_or_removes_is_listed_as_not_judged() {
     let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
     assert_eq!(
         json["skipped"],
-        serde_json::json!([{"path": "src/sub", "reason": "submodule: not descended into, its changes are not judged"}])
+        serde_json::json!([{"path": "src/sub", "reason": "submodule",
+            "detail": "submodule: not descended into, its changes are not judged"}])
     );
     // Removed on the branch: listed too.
     s.git_ok(&["rm", "-q", "-r", "src/sub"]);

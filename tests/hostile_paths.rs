@@ -327,8 +327,8 @@ fn file_names_that_are_not_utf8_are_skipped_and_said_so_never_dropped() {
     // Not of a measured language: no concern of structgate's.
     write_raw(&s, b"pic\xff.png", "png");
     let skipped = serde_json::json!([
-        {"path": "bad\\377.rs", "reason": "file name not UTF-8"},
-        {"path": "d\\351j\\340/in.rs", "reason": "file name not UTF-8"},
+        {"path": "bad\\377.rs", "reason": "name-not-utf8", "detail": "file name not UTF-8"},
+        {"path": "d\\351j\\340/in.rs", "reason": "name-not-utf8", "detail": "file name not UTF-8"},
     ]);
     let run = s.run(&["measure", "--format", "json"]);
     assert_eq!(run.code, 0, "{run:?}");

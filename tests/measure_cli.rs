@@ -43,7 +43,7 @@ fn json_is_the_spec_object() {
                     {"name": "A.Run", "kind": "function", "start_line": 3, "end_line": 7, "lines": 5},
                 ]
             }],
-            "skipped": [{"path": "src/Latin1.cs", "reason": "not UTF-8"}],
+            "skipped": [{"path": "src/Latin1.cs", "reason": "not-utf8", "detail": "not UTF-8"}],
             "findings": [],
         })
     );
@@ -138,10 +138,11 @@ fn max_file_size_takes_plain_bytes_only() {
     assert_eq!(run.code, 0, "{run:?}");
     let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
     assert_eq!(v["skipped"][0]["path"], "src/A.cs");
-    assert!(v["skipped"][0]["reason"]
-        .as_str()
-        .unwrap_or("")
-        .contains("--max-file-size"));
+    assert_eq!(v["skipped"][0]["reason"], "too-large");
+    assert_eq!(
+        v["skipped"][0]["detail"],
+        "larger than --max-file-size (93 > 10 bytes)"
+    );
 }
 
 #[test]

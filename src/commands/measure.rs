@@ -9,7 +9,8 @@ use crate::cache::{self, Cache};
 use crate::commands::Workspace;
 use crate::judge::{Finding, Status, Verdict};
 use crate::measure::{self, Options};
-use crate::model::{FileMeasure, FileOutcome, UnitValue};
+use crate::model::{FileMeasure, FileOutcome, LeftOutReason, SkipReason, UnitValue};
+use crate::reason::FileReason;
 use crate::terms::{self, ContextTerms, Terms};
 
 /// What `measure` was asked.
@@ -40,9 +41,9 @@ pub struct MeasuredFile {
 #[derive(Debug, Clone, Default)]
 pub struct MeasureReport {
     pub files: Vec<MeasuredFile>,
-    pub skipped: Vec<(String, String)>,
+    pub skipped: Vec<FileReason<SkipReason>>,
     /// Files left out by rule (test or generated code), with the rule (for `--verbose`).
-    pub left_out: Vec<(String, String)>,
+    pub left_out: Vec<FileReason<LeftOutReason>>,
     /// One per judged key (same-name units merged at the worse value) that is not ok.
     pub findings: Vec<Finding>,
     pub warnings: Vec<String>,
@@ -118,11 +119,11 @@ pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<M
         match outcome {
             FileOutcome::Measured(m) => add_file(&mut report, &terms, !restrict.is_empty(), m),
             FileOutcome::Skipped { path, reason } => {
-                report.skipped.push((path, reason.to_string()))
+                report.skipped.push(FileReason { path, reason })
             }
             FileOutcome::LeftOut { path, reason } => {
                 if restrict.is_empty() || terms.owner(&path).is_some() {
-                    report.left_out.push((path, reason.to_string()));
+                    report.left_out.push(FileReason { path, reason });
                 }
             }
         }

@@ -58,8 +58,8 @@ fn names(report: &GateReport, judged: bool) -> Vec<String> {
     report
         .contexts
         .iter()
-        .filter(|c| c.judged == judged)
-        .map(|c| match &c.reason {
+        .filter(|c| c.judged() == judged)
+        .map(|c| match &c.not_judged {
             Some(reason) => format!("{} ({reason})", c.name),
             None => c.name.clone(),
         })
@@ -69,7 +69,7 @@ fn names(report: &GateReport, judged: bool) -> Vec<String> {
 pub(crate) fn headline(report: &GateReport) -> String {
     let files = count(report.judged_files, "file");
     let contexts = count(
-        report.contexts.iter().filter(|c| c.judged).count(),
+        report.contexts.iter().filter(|c| c.judged()).count(),
         "context",
     );
     match report.status {
@@ -154,8 +154,8 @@ pub fn text(report: &GateReport, paint: Paint) -> String {
     for line in renamed_lines(report) {
         let _ = writeln!(out, "{line}");
     }
-    for (path, reason) in &report.skipped {
-        let _ = writeln!(out, "skipped {path}: {reason}");
+    for s in &report.skipped {
+        let _ = writeln!(out, "skipped {}: {}", s.path, s.reason);
     }
     for l in &report.left_out {
         let _ = writeln!(out, "{}", listed::left_out_line(l));
@@ -215,7 +215,7 @@ pub fn verbose(report: &GateReport) -> Vec<String> {
         report
             .files
             .iter()
-            .map(|(path, note)| format!("  {path}: {note}")),
+            .map(|(path, fate)| format!("  {path}: {}", listed::fate_text(fate))),
     );
     lines
 }
@@ -228,11 +228,10 @@ pub fn json(report: &GateReport) -> String {
     let contexts: Vec<_> = report
         .contexts
         .iter()
-        .map(|c| json!({"name": c.name, "judged": c.judged, "reason": c.reason}))
-        .collect();
-    let not_judged: Vec<_> = listed::not_judged(report)
-        .iter()
-        .map(|n| json!({"reason": n.reason, "detail": n.detail}))
+        .map(|c| {
+            let reason = c.not_judged.map(|r| r.to_string());
+            json!({"name": c.name, "judged": c.judged(), "reason": reason})
+        })
         .collect();
     let findings = |list: &[crate::judge::Finding]| -> Vec<serde_json::Value> {
         list.iter().map(|f| gate_finding_json(report, f)).collect()
@@ -244,10 +243,10 @@ pub fn json(report: &GateReport) -> String {
         "contexts": contexts,
         "excesses": findings(&report.excesses),
         "divergences": findings(&report.divergences),
-        "not_judged": not_judged,
-        "skipped": pairs(&report.skipped, "path", "reason"),
-        "left_out": listed::json_list(&report.left_out),
-        "unmeasurable": listed::json_list(&report.unmeasurable),
+        "not_judged": listed::not_judged(report),
+        "skipped": report.skipped,
+        "left_out": report.left_out,
+        "unmeasurable": report.unmeasurable,
         "renamed": pairs(&report.renamed, "from", "to"),
         "contract_findings": report
             .contract_findings
@@ -282,7 +281,7 @@ pub fn pr_summary(report: &GateReport) -> String {
     if !report.unmeasurable.is_empty() {
         out.push_str("\n### Unmeasurable files\n\n");
         for u in &report.unmeasurable {
-            let _ = writeln!(out, "- `{}`: unmeasurable ({})", u.path, u.detail);
+            let _ = writeln!(out, "- `{}`: unmeasurable ({})", u.path, u.reason);
         }
     }
     if !report.contract_findings.is_empty() {

@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use crate::commands::gate::GateReport;
 use crate::commands::measure::MeasureReport;
 use crate::judge::{Finding, Status};
+use crate::reason::{FileReason, Reason};
 use crate::report::finding_detail;
 
 /// The workflow commands of a gate run, then its base and headline as plain lines.
@@ -38,12 +39,7 @@ pub fn gate(report: &GateReport) -> String {
         ));
     }
     out.push_str(&file_notices(&report.skipped, "skipped"));
-    let left_out: Vec<(String, String)> = report
-        .left_out
-        .iter()
-        .map(|l| (l.path.clone(), l.detail.clone()))
-        .collect();
-    out.push_str(&file_notices(&left_out, "left out"));
+    out.push_str(&file_notices(&report.left_out, "left out"));
     let plain = [
         super::gate::base_line(report),
         Some(super::gate::headline(report)).filter(|h| !h.is_empty()),
@@ -116,9 +112,12 @@ fn review(report: &GateReport) -> String {
     out
 }
 
-fn file_notices(list: &[(String, String)], title: &str) -> String {
+fn file_notices<R: Reason>(list: &[FileReason<R>], title: &str) -> String {
     list.iter()
-        .map(|(path, reason)| command("notice", &[("file", path), ("title", title)], reason))
+        .map(|l| {
+            let props = [("file", l.path.as_str()), ("title", title)];
+            command("notice", &props, &l.reason.to_string())
+        })
         .collect()
 }
 

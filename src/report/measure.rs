@@ -9,6 +9,7 @@ use crate::baseline::tsv::escape;
 use crate::commands::measure::{MeasureReport, MeasuredFile};
 use crate::judge::{Finding, Status, Verdict};
 use crate::model::{FileMeasure, Language, UnitKind};
+use crate::reason::FileReason;
 use crate::report::style::{Paint, Role};
 use crate::report::{count, finding_json, status_text};
 
@@ -166,8 +167,8 @@ pub fn write_text(report: &MeasureReport, paint: Paint, out: &mut dyn io::Write)
         std::mem::replace(&mut result, Ok(()))?;
     }
     out.write_all(summary(report).as_bytes())?;
-    for (path, reason) in &report.skipped {
-        writeln!(out, "skipped {path}: {reason}")?;
+    for s in &report.skipped {
+        writeln!(out, "skipped {}: {}", s.path, s.reason)?;
     }
     Ok(())
 }
@@ -229,18 +230,13 @@ pub fn json(report: &MeasureReport) -> String {
             file
         })
         .collect();
-    let skipped: Vec<_> = report
-        .skipped
-        .iter()
-        .map(|(path, reason)| json!({"path": path, "reason": reason}))
-        .collect();
     let findings: Vec<_> = report.findings.iter().map(finding_with_status).collect();
-    super::json_text(&json!({"files": files, "skipped": skipped, "findings": findings}))
+    super::json_text(&json!({"files": files, "skipped": report.skipped, "findings": findings}))
 }
 
 /// `--verbose`: the files left out by rule, with the rule.
 pub fn verbose(report: &MeasureReport) -> Vec<String> {
-    let line = |(path, reason): &(String, String)| format!("left out {path}: {reason}");
+    let line = |l: &FileReason<_>| format!("left out {}: {}", l.path, l.reason);
     report.left_out.iter().map(line).collect()
 }
 

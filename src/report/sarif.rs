@@ -10,6 +10,7 @@ use crate::commands::gate::GateReport;
 use crate::commands::measure::MeasureReport;
 use crate::judge::{Finding, Status};
 use crate::model::Metric;
+use crate::reason::{FileReason, Reason, Unmeasurable};
 use crate::report::finding_detail;
 
 const SCHEMA: &str =
@@ -29,12 +30,7 @@ pub fn gate(report: &GateReport) -> String {
         })
         .collect();
     notes.extend(file_notes(&report.skipped, "skipped"));
-    let left_out: Vec<(String, String)> = report
-        .left_out
-        .iter()
-        .map(|l| (l.path.clone(), l.detail.clone()))
-        .collect();
-    notes.extend(file_notes(&left_out, "left out"));
+    notes.extend(file_notes(&report.left_out, "left out"));
     let properties = json!({
         "status": report.status.key(),
         "base": report.base,
@@ -52,7 +48,7 @@ pub fn gate(report: &GateReport) -> String {
 
 /// Adds one `error` result per unmeasurable file (SPEC §6.1), rule id `unmeasurable`,
 /// located at the file.
-fn with_unmeasurable_results(log: &str, files: &[crate::commands::gate::FileReason]) -> String {
+fn with_unmeasurable_results(log: &str, files: &[FileReason<Unmeasurable>]) -> String {
     let Ok(mut value) = serde_json::from_str::<Value>(log) else {
         return log.to_string();
     };
@@ -63,7 +59,7 @@ fn with_unmeasurable_results(log: &str, files: &[crate::commands::gate::FileReas
             "message": {"text": super::listed::unmeasurable_line(u)},
             "locations": [{"physicalLocation": {
                 "artifactLocation": {"uri": u.path, "uriBaseId": "%SRCROOT%"}}}],
-            "properties": {"reason": u.reason},
+            "properties": {"reason": u.reason.code()},
         })
     });
     if let Some(list) = value["runs"][0]["results"].as_array_mut() {
@@ -176,9 +172,13 @@ fn notification(level: &str, text: &str, path: Option<&str>) -> Value {
     note
 }
 
-fn file_notes<'a>(list: &'a [(String, String)], what: &'a str) -> impl Iterator<Item = Value> + 'a {
-    list.iter().map(move |(path, reason)| {
-        notification("note", &format!("{what} {path}: {reason}"), Some(path))
+fn file_notes<'a, R: Reason>(
+    list: &'a [FileReason<R>],
+    what: &'a str,
+) -> impl Iterator<Item = Value> + 'a {
+    list.iter().map(move |l| {
+        let text = format!("{what} {}: {}", l.path, l.reason);
+        notification("note", &text, Some(&l.path))
     })
 }
 

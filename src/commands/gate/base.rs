@@ -8,6 +8,7 @@ use anyhow::Result;
 
 use super::{Request, Sandbox};
 use crate::git::{BaseResolution, Repo};
+use crate::reason::NotJudgedReason;
 
 /// The base commit and how it was found, or the not-judged sandbox that says why not.
 pub(super) fn find(
@@ -17,9 +18,9 @@ pub(super) fn find(
     several: bool,
 ) -> Result<Result<(String, String), Sandbox>> {
     let reason = if several {
-        "a sandbox has no comparable base of its own"
+        NotJudgedReason::SandboxNoBase
     } else {
-        "no comparable base"
+        NotJudgedReason::NoComparableBase
     };
     let within = |detail: String| {
         if several {

@@ -9,17 +9,17 @@ use std::path::PathBuf;
 use anyhow::Result;
 
 use super::judged::Judged;
-use super::{FileReason, Sandbox};
+use super::{Fate, JudgedAs, Sandbox};
 use crate::cache::Cache;
 use crate::git::{Change, ChangeKind};
 use crate::judge::Finding;
 use crate::measure::{self, Imports, Options};
-use crate::model::{FileMeasure, FileOutcome, Language, Metric, SkipReason, UnitValue};
+use crate::model::{
+    FileMeasure, FileOutcome, Language, LeftOutReason, Metric, SkipReason, UnitValue,
+};
+use crate::reason::{FileReason, NotJudgedReason, Unmeasurable};
 use crate::source::{Entry, FileSource};
 use crate::terms::{ContextTerms, Terms};
-
-/// What a symbolic link in owned directories is listed with.
-const LINK: &str = "a symbolic link, not followed: what it points at is not judged";
 
 /// What judging one sandbox's changes needs.
 pub(super) struct Judging<'a> {
@@ -57,80 +57,76 @@ impl<'a> Judging<'a> {
         }
     }
 
-    /// Judges one changed file and notes what became of it (for `--verbose`).
+    /// Judges one changed file, lists it where it is skipped, left out (unless the
+    /// base had it there already) or unmeasurable, and notes what became of it.
     pub(super) fn change(&self, sb: &mut Sandbox, change: &Change) -> Result<()> {
-        let note = self.judge_change(sb, change)?;
-        sb.files.push((change.path.clone(), note));
+        let fate = self.judge_change(sb, change)?;
+        let path = change.path.as_str();
+        match &fate {
+            Fate::Skipped(reason) => sb.skipped.push(FileReason::new(path, reason.clone())),
+            Fate::LeftOut(reason) if change.kind != ChangeKind::Modified => {
+                sb.left_out.push(FileReason::new(path, reason.clone()));
+            }
+            Fate::Unmeasurable(reason) => {
+                sb.unmeasurable.push(FileReason::new(path, reason.clone()));
+            }
+            _ => {}
+        }
+        sb.files.push((change.path.clone(), fate));
         Ok(())
     }
 
     /// The judged context that owns `path` at the base, or what became of the file.
-    fn judged_owner(&self, path: &str) -> Result<&'a ContextTerms, String> {
-        match self.terms.owner(path) {
-            None => Err("not judged: no context owns it".to_string()),
-            Some(c) => match unjudged_reason(c) {
-                Some(why) => Err(format!("not judged: context {} has {why}", c.context.name)),
-                None => Ok(c),
-            },
+    fn judged_owner(&self, path: &str) -> Result<&'a ContextTerms, Fate> {
+        let owner = self.terms.owner(path).ok_or(Fate::NoOwner)?;
+        match unjudged_reason(owner) {
+            Some(reason) => Err(Fate::ContextNotJudged {
+                context: owner.context.name.clone(),
+                reason,
+            }),
+            None => Ok(owner),
         }
     }
 
     /// Judges one changed file, if a judged context (at the base) owns it; says what
     /// became of it.
-    fn judge_change(&self, sb: &mut Sandbox, change: &Change) -> Result<String> {
+    fn judge_change(&self, sb: &mut Sandbox, change: &Change) -> Result<Fate> {
         let path = change.path.as_str();
         let owner = match self.judged_owner(path) {
             Ok(owner) => owner,
-            Err(why) => return Ok(self.moved_out(sb, change).unwrap_or(why)),
+            Err(fate) => return Ok(self.moved_out(change).unwrap_or(fate)),
         };
         let from = match &change.kind {
-            ChangeKind::Deleted => return Ok("not judged: deleted".to_string()),
+            ChangeKind::Deleted => return Ok(Fate::Deleted),
             ChangeKind::Renamed { from } => Some(from.as_str()),
             ChangeKind::Added | ChangeKind::Modified | ChangeKind::NameNotUtf8 => None,
-            ChangeKind::Submodule => {
-                let reason = "submodule: not descended into, its changes are not judged";
-                sb.skipped.push((path.to_string(), reason.to_string()));
-                return Ok(format!("not judged: skipped: {reason}"));
-            }
-            ChangeKind::Link => {
-                sb.left_out
-                    .push(FileReason::new(path, "symbolic-link", LINK));
-                return Ok(format!("not judged: left out: {LINK}"));
-            }
+            ChangeKind::Submodule => return Ok(Fate::Skipped(SkipReason::Submodule)),
+            ChangeKind::Link => return Ok(Fate::LeftOut(LeftOutReason::SymbolicLink)),
         };
         // A context with only code limits judges no Markdown (SPEC §8), and the reverse.
         match Language::of_path(path) {
-            None => return Ok("not judged: not a measured language".to_string()),
+            None => return Ok(Fate::NotMeasured),
             Some(l) if !owner.judges(l) => {
-                let why = format!(
-                    "not judged: no limit of context {} applies to it",
-                    owner.context.name
-                );
-                return Ok(why);
+                let context = owner.context.name.clone();
+                return Ok(Fate::NoLimitApplies { context });
             }
             Some(_) => {}
         }
         if change.kind == ChangeKind::NameNotUtf8 {
-            let reason = SkipReason::NameNotUtf8.to_string();
-            sb.skipped.push((path.to_string(), reason.clone()));
-            return Ok(format!("not judged: skipped: {reason}"));
+            return Ok(Fate::Skipped(SkipReason::NameNotUtf8));
         }
         if let Some(from) = from {
             sb.renamed.push((from.to_string(), path.to_string()));
         }
         if let Some(reason) = measure::left_out_by_path(path) {
-            if change.kind != ChangeKind::Modified {
-                let listed = FileReason::new(path, reason.code(), reason.to_string());
-                sb.left_out.push(listed);
-            }
-            return Ok(format!("not judged: left out: {reason}"));
+            return Ok(Fate::LeftOut(reason));
         }
         self.measure(sb, owner, path, from, &change.kind)
     }
 
     /// A file renamed out of every judged context's owned directories, from a path one of
-    /// them judged: listed as left out (`moved-out`), naming both paths.
-    fn moved_out(&self, sb: &mut Sandbox, change: &Change) -> Option<String> {
+    /// them judged: left out (`moved-out`), naming both paths.
+    fn moved_out(&self, change: &Change) -> Option<Fate> {
         let ChangeKind::Renamed { from } = &change.kind else {
             return None;
         };
@@ -138,13 +134,10 @@ impl<'a> Judging<'a> {
         if !Language::of_path(from).is_some_and(|l| old.judges(l)) {
             return None;
         }
-        let detail = format!(
-            "moved out of every judged context's owned directories, from {from} (context {})",
-            old.context.name
-        );
-        sb.left_out
-            .push(FileReason::new(&change.path, "moved-out", detail.clone()));
-        Some(format!("not judged: left out: {detail}"))
+        Some(Fate::LeftOut(LeftOutReason::MovedOut {
+            from: from.clone(),
+            context: old.context.name.clone(),
+        }))
     }
 
     /// Measures a changed file as the working tree holds it and judges its values.
@@ -155,11 +148,9 @@ impl<'a> Judging<'a> {
         path: &str,
         from: Option<&str>,
         kind: &ChangeKind,
-    ) -> Result<String> {
+    ) -> Result<Fate> {
         let Some(bytes) = self.work.source().read(path)? else {
-            let reason = self.unread_reason(path)?;
-            sb.skipped.push((path.to_string(), reason.to_string()));
-            return Ok(format!("not judged: skipped: {reason}"));
+            return Ok(Fate::Skipped(self.unread_reason(path)?));
         };
         let options = Options {
             honour_generated_header: self.generated_at_base(from.unwrap_or(path))?,
@@ -170,41 +161,34 @@ impl<'a> Judging<'a> {
             Some(FileOutcome::Measured(m)) => {
                 if let Some(line) = m.directive_in_comment {
                     if !self.directive_at_base(path, from)? {
-                        return Ok(directive_in_comment(sb, path, line));
+                        return Ok(Fate::Unmeasurable(Unmeasurable::DirectiveInComment {
+                            line,
+                        }));
                     }
                 }
                 sb.judged.insert(path.to_string());
                 self.judge_measured(sb, owner, &m, from);
-                judged_note(kind, &owner.context.name)
-            }
-            Some(FileOutcome::Skipped { reason, .. }) => self.skipped(sb, path, from, &reason)?,
-            Some(FileOutcome::LeftOut { reason, .. }) => {
-                if *kind != ChangeKind::Modified {
-                    let listed = FileReason::new(path, reason.code(), reason.to_string());
-                    sb.left_out.push(listed);
+                Fate::Judged {
+                    how: JudgedAs::of(kind),
+                    context: owner.context.name.clone(),
                 }
-                format!("not judged: left out: {reason}")
             }
-            None => "not judged: not a measured language".to_string(),
+            Some(FileOutcome::Skipped { reason, .. }) => self.skipped(path, from, reason)?,
+            Some(FileOutcome::LeftOut { reason, .. }) => Fate::LeftOut(reason),
+            None => Fate::NotMeasured,
         })
     }
 
     /// A file the measurer skipped: unmeasurable, and failing, when the branch made it so
-    /// (SPEC §6.1); else listed as skipped.
-    fn skipped(
-        &self,
-        sb: &mut Sandbox,
-        path: &str,
-        from: Option<&str>,
-        reason: &SkipReason,
-    ) -> Result<String> {
-        if reason.is_unmeasurable_form() && self.measurable_at_base(path, from)? {
-            let listed = FileReason::new(path, reason.code(), reason.to_string());
-            sb.unmeasurable.push(listed);
-            return Ok(format!("not judged: unmeasurable: {reason}"));
-        }
-        sb.skipped.push((path.to_string(), reason.to_string()));
-        Ok(format!("not judged: skipped: {reason}"))
+    /// (SPEC §6.1); else skipped.
+    fn skipped(&self, path: &str, from: Option<&str>, reason: SkipReason) -> Result<Fate> {
+        Ok(
+            if reason.is_unmeasurable_form() && self.measurable_at_base(path, from)? {
+                Fate::Unmeasurable(Unmeasurable::Form(reason))
+            } else {
+                Fate::Skipped(reason)
+            },
+        )
     }
 
     /// Judges every value of a measured file (its warnings go to the report too).
@@ -255,12 +239,10 @@ impl<'a> Judging<'a> {
     }
 
     /// Why the working tree holds no file to read at a changed path.
-    fn unread_reason(&self, path: &str) -> Result<&'static str> {
+    fn unread_reason(&self, path: &str) -> Result<SkipReason> {
         Ok(match self.work.source().entry(path)? {
-            Entry::Missing => {
-                "not in the working tree (a sparse checkout or skip-worktree leaves it out)"
-            }
-            _ => "not a regular file (symbolic links are not followed)",
+            Entry::Missing => SkipReason::NotInWorkTree,
+            _ => SkipReason::NotARegularFile,
         })
     }
 
@@ -307,33 +289,11 @@ fn old_unit_name(value: &UnitValue, from: &str) -> String {
     }
 }
 
-/// A C# file with a preprocessor directive inside a block comment, where the base's
-/// version had none: unmeasurable (SPEC §6.1).
-fn directive_in_comment(sb: &mut Sandbox, path: &str, line: u32) -> String {
-    let detail = format!("a preprocessor directive inside a block comment at line {line}");
-    sb.unmeasurable.push(FileReason::new(
-        path,
-        "directive-in-comment",
-        detail.clone(),
-    ));
-    format!("not judged: unmeasurable: {detail}")
-}
-
-/// `judged (modified; context inventory)`.
-fn judged_note(kind: &ChangeKind, context: &str) -> String {
-    let how = match kind {
-        ChangeKind::Added => "added".to_string(),
-        ChangeKind::Renamed { from } => format!("renamed from {from}"),
-        _ => "modified".to_string(),
-    };
-    format!("judged ({how}; context {context})")
-}
-
 /// Why the gate doesn't judge a context; `None` when it does.
-pub(super) fn unjudged_reason(c: &ContextTerms) -> Option<&'static str> {
+pub(super) fn unjudged_reason(c: &ContextTerms) -> Option<NotJudgedReason> {
     match (&c.limits, &c.baseline) {
-        (None, _) => Some("no Limits at the merge-base"),
-        (Some(_), None) => Some("no baseline at the merge-base"),
+        (None, _) => Some(NotJudgedReason::ContextWithoutLimits),
+        (Some(_), None) => Some(NotJudgedReason::ContextWithoutBaseline),
         _ => None,
     }
 }

@@ -82,16 +82,12 @@ fn keep_worse(worst: &mut BTreeMap<Key, Finding>, f: Finding) {
 }
 
 fn tidy(report: &mut GateReport) {
-    for list in [&mut report.skipped, &mut report.renamed, &mut report.files] {
-        list.sort();
-        list.dedup();
-    }
-    for list in [&mut report.left_out, &mut report.unmeasurable] {
-        list.sort();
-        list.dedup();
-    }
-    report.warnings.sort();
-    report.warnings.dedup();
+    sort_dedup(&mut report.skipped);
+    sort_dedup(&mut report.left_out);
+    sort_dedup(&mut report.unmeasurable);
+    sort_dedup(&mut report.renamed);
+    sort_dedup(&mut report.files);
+    sort_dedup(&mut report.warnings);
     let mut by_doc: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (doc, changed) in std::mem::take(&mut report.imports_changed) {
         by_doc.entry(doc).or_default().extend(changed);
@@ -100,17 +96,21 @@ fn tidy(report: &mut GateReport) {
         .into_iter()
         .map(|(doc, changed)| (doc, changed.into_iter().collect()))
         .collect();
-    report.contract_findings.sort();
-    report.contract_findings.dedup();
+    sort_dedup(&mut report.contract_findings);
     // Sandboxes of one branch report the same terms changes: each once, in their order.
     let mut seen = BTreeSet::new();
     report.terms_changed.retain(|c| seen.insert(c.clone()));
 }
 
+fn sort_dedup<T: Ord>(list: &mut Vec<T>) {
+    list.sort();
+    list.dedup();
+}
+
 fn merge_contexts(into: &mut Vec<ContextState>, from: Vec<ContextState>) {
     for c in from {
         match into.iter_mut().find(|i| i.name == c.name) {
-            Some(existing) if c.judged && !existing.judged => *existing = c,
+            Some(existing) if c.judged() && !existing.judged() => *existing = c,
             Some(_) => {}
             None => into.push(c),
         }

@@ -14,10 +14,14 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use anyhow::Result;
+use serde::Serialize;
 
 use crate::cache;
+use crate::git::ChangeKind;
 use crate::judge::Finding;
 use crate::measure::Options;
+use crate::model::{LeftOutReason, SkipReason};
+use crate::reason::{FileReason, NotJudgedReason, Unmeasurable};
 use crate::terms::diff::TermChange;
 
 pub struct Request {
@@ -50,42 +54,72 @@ impl GateStatus {
     }
 }
 
-/// One context as the gate saw it.
+/// One context as the gate saw it: judged, or why not.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContextState {
     pub name: String,
-    pub judged: bool,
-    pub reason: Option<String>,
-    /// Why it wasn't judged, as a stable code: `context-without-limits` or
-    /// `context-without-baseline`.
-    pub code: Option<&'static str>,
+    /// `ContextWithoutLimits` or `ContextWithoutBaseline`; `None` when judged.
+    pub not_judged: Option<NotJudgedReason>,
 }
 
-/// A file the gate names without judging it: left out, or unmeasurable (SPEC §6.1).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct FileReason {
-    pub path: String,
-    /// A stable kebab-case code: `symbolic-link`, `moved-out`, `test-path`, `not-utf8`, ...
-    pub reason: &'static str,
-    /// The sentence that says why, e.g. `test directory "tests"`.
+impl ContextState {
+    pub fn judged(&self) -> bool {
+        self.not_judged.is_none()
+    }
+}
+
+/// A reason the gate judged nothing (or not everything), with the bases or contexts it
+/// concerns.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NotJudged {
+    pub reason: NotJudgedReason,
     pub detail: String,
 }
 
-impl FileReason {
-    pub fn new(path: &str, reason: &'static str, detail: impl Into<String>) -> FileReason {
-        FileReason {
-            path: path.to_string(),
-            reason,
-            detail: detail.into(),
+/// How a judged file changed since the base.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum JudgedAs {
+    Added,
+    Modified,
+    Renamed { from: String },
+}
+
+impl JudgedAs {
+    fn of(kind: &ChangeKind) -> JudgedAs {
+        match kind {
+            ChangeKind::Added => JudgedAs::Added,
+            ChangeKind::Renamed { from } => JudgedAs::Renamed { from: from.clone() },
+            _ => JudgedAs::Modified,
         }
     }
 }
 
-/// A reason the gate judged nothing (or not everything).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NotJudged {
-    pub reason: String,
-    pub detail: String,
+/// What became of one changed file (`--verbose`).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Fate {
+    /// Measured and judged by the terms of `context`.
+    Judged {
+        how: JudgedAs,
+        context: String,
+    },
+    /// No context owns it at the base.
+    NoOwner,
+    /// The context that owns it at the base isn't judged.
+    ContextNotJudged {
+        context: String,
+        reason: NotJudgedReason,
+    },
+    Deleted,
+    /// Not of a measured language.
+    NotMeasured,
+    /// No limit of the owning context applies to its language.
+    NoLimitApplies {
+        context: String,
+    },
+    Skipped(SkipReason),
+    LeftOut(LeftOutReason),
+    /// Fails the gate (SPEC §6.1).
+    Unmeasurable(Unmeasurable),
 }
 
 #[derive(Debug, Clone, Default)]
@@ -99,11 +133,11 @@ pub struct GateReport {
     pub excesses: Vec<Finding>,
     pub divergences: Vec<Finding>,
     pub not_judged: Vec<NotJudged>,
-    pub skipped: Vec<(String, String)>,
-    pub left_out: Vec<FileReason>,
+    pub skipped: Vec<FileReason<SkipReason>>,
+    pub left_out: Vec<FileReason<LeftOutReason>>,
     /// Changed files held in a form structgate skips that the base could measure (or new
     /// on the branch): each fails the gate (SPEC §6.1).
-    pub unmeasurable: Vec<FileReason>,
+    pub unmeasurable: Vec<FileReason<Unmeasurable>>,
     pub renamed: Vec<(String, String)>,
     pub warnings: Vec<String>,
     /// Markdown documents judged while files they import eagerly changed, each with the
@@ -115,9 +149,8 @@ pub struct GateReport {
     pub contract_findings: Vec<crate::contracts::Finding>,
     /// How many touched directories lie in managed trees (summed over sandboxes).
     pub contract_dirs: usize,
-    /// Every changed file and what became of it, e.g. `judged (modified; context
-    /// inventory)` or `not judged: deleted` (for `--verbose`).
-    pub files: Vec<(String, String)>,
+    /// Every changed file and what became of it (for `--verbose`).
+    pub files: Vec<(String, Fate)>,
     /// What the measurement cache did (summed over sandboxes).
     pub cache: cache::Stats,
     /// What the branch changed in its own terms, not applied (SPEC §6.1).
@@ -136,25 +169,22 @@ pub(crate) struct Sandbox {
     judged: BTreeSet<String>,
     findings: Vec<Finding>,
     not_judged: Vec<NotJudged>,
-    skipped: Vec<(String, String)>,
-    left_out: Vec<FileReason>,
-    unmeasurable: Vec<FileReason>,
+    skipped: Vec<FileReason<SkipReason>>,
+    left_out: Vec<FileReason<LeftOutReason>>,
+    unmeasurable: Vec<FileReason<Unmeasurable>>,
     renamed: Vec<(String, String)>,
     warnings: Vec<String>,
     imports_changed: Vec<(String, Vec<String>)>,
     contracts: crate::contracts::Outcome,
-    files: Vec<(String, String)>,
+    files: Vec<(String, Fate)>,
     cache: cache::Stats,
     terms_changed: Vec<TermChange>,
 }
 
 impl Sandbox {
-    fn not_judged(reason: &str, detail: String) -> Sandbox {
+    fn not_judged(reason: NotJudgedReason, detail: String) -> Sandbox {
         Sandbox {
-            not_judged: vec![NotJudged {
-                reason: reason.to_string(),
-                detail,
-            }],
+            not_judged: vec![NotJudged { reason, detail }],
             ..Sandbox::default()
         }
     }

@@ -9,6 +9,7 @@ use super::judging::unjudged_reason;
 use super::{docs, ContextState, NotJudged, Request, Sandbox};
 use crate::cache::Cache;
 use crate::git::{Change, Repo};
+use crate::reason::NotJudgedReason;
 use crate::terms::{self, ContextTerms, Terms};
 
 /// Judges the working tree holding `dir`.
@@ -36,7 +37,7 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
     let judged = terms.contexts.iter().any(ContextTerms::judged);
     if !judged {
         sandbox.not_judged.push(NotJudged {
-            reason: "no context with Limits and a baseline at the merge-base".to_string(),
+            reason: NotJudgedReason::NoJudgedContext,
             detail: format!("base {base}"),
         });
     }
@@ -84,7 +85,7 @@ fn list_changes(
         Ok(changes) => Some(changes),
         Err(e) => {
             sandbox.not_judged.push(NotJudged {
-                reason: "git couldn't list the changed files".to_string(),
+                reason: NotJudgedReason::GitFailed,
                 detail: format!("{e:#}"),
             });
             None
@@ -102,19 +103,9 @@ fn terms_warnings(terms: &Terms) -> Vec<String> {
 }
 
 fn context_states(terms: &Terms) -> Vec<ContextState> {
-    let state = |c: &ContextTerms| {
-        let reason = unjudged_reason(c);
-        let code = match (&c.limits, reason) {
-            (_, None) => None,
-            (None, Some(_)) => Some("context-without-limits"),
-            (Some(_), Some(_)) => Some("context-without-baseline"),
-        };
-        ContextState {
-            name: c.context.name.clone(),
-            judged: reason.is_none(),
-            reason: reason.map(str::to_string),
-            code,
-        }
+    let state = |c: &ContextTerms| ContextState {
+        name: c.context.name.clone(),
+        not_judged: unjudged_reason(c),
     };
     terms.contexts.iter().map(state).collect()
 }

@@ -1,0 +1,117 @@
+//! The gate's reasons (SPEC §6, §6.1): why it judged nothing or not every context, and
+//! why a changed file fails unmeasured.
+
+use std::fmt;
+
+use serde::ser::{Serialize, Serializer};
+
+use super::{Reason, SkipReason};
+
+/// Why the gate judged nothing, or not every context (SPEC §6 "not judged is never
+/// silent"). Serialised as its code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum NotJudgedReason {
+    /// No merge-base with any base tried, and no `--start` to fall back on.
+    NoComparableBase,
+    /// One of several sandboxes found no base of its own.
+    SandboxNoBase,
+    /// No context has Limits and a baseline at the base.
+    NoJudgedContext,
+    /// This context has no Limits at the base.
+    ContextWithoutLimits,
+    /// This context has Limits but no baseline at the base.
+    ContextWithoutBaseline,
+    /// Git couldn't list the changed files.
+    GitFailed,
+}
+
+impl NotJudgedReason {
+    pub const ALL: [NotJudgedReason; 6] = [
+        NotJudgedReason::NoComparableBase,
+        NotJudgedReason::SandboxNoBase,
+        NotJudgedReason::NoJudgedContext,
+        NotJudgedReason::ContextWithoutLimits,
+        NotJudgedReason::ContextWithoutBaseline,
+        NotJudgedReason::GitFailed,
+    ];
+}
+
+impl Reason for NotJudgedReason {
+    fn code(&self) -> &'static str {
+        match self {
+            NotJudgedReason::NoComparableBase => "no-comparable-base",
+            NotJudgedReason::SandboxNoBase => "sandbox-no-base",
+            NotJudgedReason::NoJudgedContext => "no-judged-context",
+            NotJudgedReason::ContextWithoutLimits => "context-without-limits",
+            NotJudgedReason::ContextWithoutBaseline => "context-without-baseline",
+            NotJudgedReason::GitFailed => "git-failed",
+        }
+    }
+
+    fn description(&self) -> &'static str {
+        match self {
+            NotJudgedReason::NoComparableBase => "no comparable base",
+            NotJudgedReason::SandboxNoBase => "a sandbox has no comparable base of its own",
+            NotJudgedReason::NoJudgedContext => {
+                "no context with Limits and a baseline at the merge-base"
+            }
+            NotJudgedReason::ContextWithoutLimits => "no Limits at the merge-base",
+            NotJudgedReason::ContextWithoutBaseline => "no baseline at the merge-base",
+            NotJudgedReason::GitFailed => "git couldn't list the changed files",
+        }
+    }
+}
+
+impl fmt::Display for NotJudgedReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.description())
+    }
+}
+
+impl Serialize for NotJudgedReason {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.code())
+    }
+}
+
+/// Why a changed file fails the gate unmeasured (SPEC §6.1): the branch gave it a form
+/// structgate skips, or C# whose structure the compiler reads differently from the
+/// grammar.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Unmeasurable {
+    /// A form of the file's bytes the measurer skips ([`SkipReason::is_unmeasurable_form`]).
+    Form(SkipReason),
+    /// A block comment holding a line that begins with a preprocessor directive, at this
+    /// line, where the base's version of the file had none.
+    DirectiveInComment { line: u32 },
+}
+
+impl Reason for Unmeasurable {
+    fn code(&self) -> &'static str {
+        match self {
+            Unmeasurable::Form(reason) => reason.code(),
+            Unmeasurable::DirectiveInComment { .. } => "directive-in-comment",
+        }
+    }
+
+    fn description(&self) -> &'static str {
+        match self {
+            Unmeasurable::Form(reason) => reason.description(),
+            Unmeasurable::DirectiveInComment { .. } => {
+                "a C# block comment holds a line that begins with a preprocessor directive"
+            }
+        }
+    }
+}
+
+impl fmt::Display for Unmeasurable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unmeasurable::Form(reason) => reason.fmt(f),
+            Unmeasurable::DirectiveInComment { line } => write!(
+                f,
+                "a preprocessor directive inside a block comment at line {line}"
+            ),
+        }
+    }
+}
