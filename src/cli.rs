@@ -5,17 +5,23 @@ use std::path::PathBuf;
 
 use clap::{Args, ColorChoice, Parser, Subcommand, ValueEnum};
 
-/// Parses the process's arguments, colouring clap's own help and usage errors as
-/// `--color` says (clap decides its colours before it has parsed `--color`).
-pub fn parse() -> Cli {
+/// Parses a command line (the program's name first), colouring clap's own help and usage
+/// errors as `--color` says (clap decides its colours before it has parsed `--color`).
+/// `--help`, `--version` and a usage error come back as clap's error, for the caller to
+/// print: nothing here exits.
+pub fn try_parse_from<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
     use clap::{CommandFactory as _, FromArgMatches as _};
-    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
     let mut command = Cli::command();
     if let Some(choice) = color_asked(&args) {
         command = command.color(choice);
     }
-    let matches = command.get_matches_from(args);
-    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    let matches = command.try_get_matches_from(args)?;
+    Cli::from_arg_matches(&matches)
 }
 
 /// The last `--color WHEN` or `--color=WHEN` before any `--`, when WHEN is valid.

@@ -1,6 +1,8 @@
 //! structgate: limits reader → measurer → baseline → git feed → one judge → report.
 //!
-//! `main.rs` parses the command line and calls [`run`]; everything below returns values.
+//! `main.rs` hands the command line to [`run_with_args`] and maps what comes back to the
+//! process's exit code; everything below returns values. Each command's report value says
+//! its own exit code (`exit()`); this module wires a command to its report.
 
 pub mod baseline;
 pub mod cache;
@@ -22,12 +24,14 @@ pub mod source;
 pub mod terms;
 pub mod yaml;
 
+use std::ffi::OsString;
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use anyhow::{Context as _, Result};
+use clap::ColorChoice;
 
 use crate::cli::{BaselineCommand, Command, Format, GateFormat, MeasureFormat};
-use crate::commands::gate::GateStatus;
 use crate::report::console::Console;
 
 /// The three exit codes of every command (SPEC §6).
@@ -39,6 +43,47 @@ pub enum Exit {
     Findings = 1,
     /// Bad usage, configuration or input; a git failure.
     Error = 2,
+}
+
+impl Exit {
+    /// The process's exit code.
+    pub fn code(self) -> ExitCode {
+        ExitCode::from(self as u8)
+    }
+}
+
+/// A run that ended without a report: on the command line, or in an error.
+#[derive(Debug)]
+pub enum Failure {
+    /// clap's own: a usage error, or `--help` and `--version` (which clap prints, exit 0).
+    Usage(clap::Error),
+    /// Bad configuration or input, a git failure (exit 2), printed in the colour `--color`
+    /// asked for.
+    Error {
+        error: anyhow::Error,
+        color: ColorChoice,
+    },
+}
+
+impl Failure {
+    pub fn exit(&self) -> Exit {
+        match self {
+            Failure::Usage(e) if !e.use_stderr() => Exit::Pass,
+            _ => Exit::Error,
+        }
+    }
+}
+
+/// Parses a command line (the program's name first) and runs it: what `main` does, in
+/// process, so tests can call it.
+pub fn run_with_args<I, T>(args: I) -> Result<Exit, Failure>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = cli::try_parse_from(args).map_err(Failure::Usage)?;
+    let color = cli.color;
+    run(cli).map_err(|error| Failure::Error { error, color })
 }
 
 /// Runs one parsed command line.
@@ -123,11 +168,7 @@ fn run_measure(cwd: PathBuf, args: cli::MeasureArgs, console: &Console) -> Resul
     if let Some(text) = text {
         console.print(&text)?;
     }
-    Ok(if args.check && rep.has_excess() {
-        Exit::Findings
-    } else {
-        Exit::Pass
-    })
+    Ok(rep.exit(args.check))
 }
 
 fn run_limits(cwd: PathBuf, args: cli::LimitsArgs, console: &Console) -> Result<Exit> {
@@ -165,11 +206,7 @@ fn run_baseline(
         Format::Text => report::baseline::text(&rep),
         Format::Json => report::baseline::json(&rep),
     })?;
-    Ok(if args.check && rep.would_change() {
-        Exit::Findings
-    } else {
-        Exit::Pass
-    })
+    Ok(rep.exit())
 }
 
 fn run_gate(cwd: PathBuf, args: cli::GateArgs, console: &Console) -> Result<Exit> {
@@ -186,8 +223,7 @@ fn run_gate(cwd: PathBuf, args: cli::GateArgs, console: &Console) -> Result<Exit
     console.verbose(&report::gate::verbose(&rep));
     console.cache(&rep.cache);
     if let Some(path) = &args.pr_summary {
-        std::fs::write(path, report::gate::pr_summary(&rep))
-            .with_context(|| format!("writing --pr-summary {}", path.display()))?;
+        report::gate::write_pr_summary(&rep, path)?;
     }
     console.print(&match args.format {
         GateFormat::Text => report::gate::text(&rep, console.out),
@@ -195,11 +231,7 @@ fn run_gate(cwd: PathBuf, args: cli::GateArgs, console: &Console) -> Result<Exit
         GateFormat::Sarif => report::sarif::gate(&rep),
         GateFormat::Github => report::github::gate(&rep),
     })?;
-    Ok(match rep.status {
-        GateStatus::Failed => Exit::Findings,
-        GateStatus::NotJudged if args.require_judged => Exit::Findings,
-        _ => Exit::Pass,
-    })
+    Ok(rep.exit(args.require_judged))
 }
 
 fn run_contracts(cwd: PathBuf, args: cli::ContractsArgs, console: &Console) -> Result<Exit> {
@@ -212,11 +244,7 @@ fn run_contracts(cwd: PathBuf, args: cli::ContractsArgs, console: &Console) -> R
         Format::Text => report::contracts::text(&outcome),
         Format::Json => report::contracts::json(&outcome),
     })?;
-    Ok(if outcome.findings.is_empty() {
-        Exit::Pass
-    } else {
-        Exit::Findings
-    })
+    Ok(outcome.exit())
 }
 
 fn run_merge(request: &commands::merge_driver::Request, console: &Console) -> Result<Exit> {

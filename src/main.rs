@@ -1,13 +1,11 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = structgate::cli::parse();
-    let color = cli.color;
-    match structgate::run(cli) {
-        Ok(exit) => ExitCode::from(exit as u8),
-        Err(err) => {
-            structgate::report::console::error(&format!("{err:#}"), color);
-            ExitCode::from(structgate::Exit::Error as u8)
+    match structgate::run_with_args(std::env::args_os()) {
+        Ok(exit) => exit.code(),
+        Err(failure) => {
+            structgate::report::console::failure(&failure);
+            failure.exit().code()
         }
     }
 }

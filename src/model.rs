@@ -87,7 +87,8 @@ impl UnitKind {
 
 /// A limited quantity: the keys of the closed list in SPEC §3 and §8 except
 /// `tolerance_percent`. Declared in the sorted order of their keys.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Metric {
     FileBytes,
     FileLines,

@@ -4,11 +4,9 @@
 
 use anyhow::{Context as _, Result};
 
-use crate::baseline::{tsv, Baseline};
+use crate::baseline::{tsv, Allowances, Baseline};
 use crate::context::{self, Context, Contexts};
-use crate::judge::{self, Finding, Verdict};
 use crate::limits::{self, Limits};
-use crate::model::{Language, Metric, UnitValue};
 use crate::source::{Entry, FileSource};
 
 pub mod diff;
@@ -29,55 +27,12 @@ pub struct ContextTerms {
 }
 
 impl ContextTerms {
-    /// True when the gate judges this context: limits and a baseline (SPEC §5, §6).
-    pub fn judged(&self) -> bool {
-        self.limits.is_some() && self.baseline.is_some()
-    }
-
-    /// True when these limits limit a metric that applies to files of `language`: a
-    /// context with only code limits judges no Markdown (SPEC §8).
-    pub fn judges(&self, language: Language) -> bool {
-        self.limits.as_ref().is_some_and(|limits| {
-            Metric::ALL
-                .into_iter()
-                .any(|m| m.applies_to(language) && limits.limit(m).is_some())
-        })
-    }
-
-    /// Judges one value by these terms; `None` when the metric has no limit here.
-    pub fn judge(&self, value: &UnitValue) -> Option<Finding> {
-        self.judge_as(value, &value.path, &value.unit)
-    }
-
-    /// Judges a value with the allowance recorded under another path and unit name
-    /// (a renamed file keeps its old path's entries, SPEC §6 step 3).
-    pub fn judge_as(&self, value: &UnitValue, path: &str, unit: &str) -> Option<Finding> {
-        let allowance = self.allowance(path, unit, value);
-        self.judge_with(value, allowance)
-    }
-
-    /// The baseline's allowance for a value recorded under `path` and `unit`.
-    pub fn allowance(&self, path: &str, unit: &str, value: &UnitValue) -> Option<u64> {
-        self.baseline
-            .as_ref()
-            .and_then(|b| b.allowance(path, unit, value.metric))
-    }
-
-    /// The verdict on a value of the unit `unit` of `path` (no names kept); `None` when
-    /// the metric has no limit here.
-    pub fn verdict(&self, path: &str, unit: &str, metric: Metric, value: u64) -> Option<Verdict> {
-        let limits = self.limits.as_ref()?;
-        limits.limit(metric)?;
-        let allowance = self
-            .baseline
-            .as_ref()
-            .and_then(|b| b.allowance(path, unit, metric));
-        judge::verdict(limits, metric, value, allowance)
-    }
-
-    /// Judges a value by these limits with a given allowance.
-    pub fn judge_with(&self, value: &UnitValue, allowance: Option<u64>) -> Option<Finding> {
-        judge::judge_value(self.limits.as_ref()?, value, allowance)
+    /// What this context's baseline tolerates for the files it owns.
+    pub fn allowances(&self) -> Allowances<'_> {
+        Allowances {
+            own: self.baseline.as_ref(),
+            renamed_from: None,
+        }
     }
 }
 

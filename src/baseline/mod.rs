@@ -1,18 +1,18 @@
-//! Stage 3 of the pipeline: the ratchet (SPEC §5). `tsv` reads and writes
-//! `structure-baseline.tsv`; `rules` holds what `baseline init` and `baseline refresh`
-//! write.
+//! Stage 3 of the pipeline: the ratchet (SPEC §5). A [`Baseline`] and what its entries
+//! tolerate ([`Allowances`], a renamed file's old entries among them); `tsv` reads and
+//! writes `structure-baseline.tsv`; `rules` holds what `baseline init` and `baseline
+//! refresh` write, deciding through the judge.
 
 use std::collections::BTreeMap;
 
 use crate::limits::Limits;
 use crate::model::Metric;
+use crate::relpath;
 
 pub mod leftovers;
 pub mod merge;
-mod rules;
+pub mod rules;
 pub mod tsv;
-
-pub use rules::{init, refresh, renamed, Changes};
 
 /// The key of a baseline entry.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -60,5 +60,38 @@ impl Baseline {
             }
         }
         Some(limits)
+    }
+}
+
+/// Where the entries that tolerate one file's values are recorded (SPEC §5, §6 step 3):
+/// its own path in the baseline of the context that owns it and, for a renamed file,
+/// its old path in the baseline of the context that owned that.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Allowances<'a> {
+    pub own: Option<&'a Baseline>,
+    /// The old path and its owner's baseline.
+    pub renamed_from: Option<(&'a str, &'a Baseline)>,
+}
+
+impl Allowances<'_> {
+    /// What the entries tolerate for the unit `unit` of `path`: the larger of its own
+    /// entry and, for a renamed file, its old path's entry for the same unit.
+    pub fn get(&self, path: &str, unit: &str, metric: Metric) -> Option<u64> {
+        let own = self.own.and_then(|b| b.allowance(path, unit, metric));
+        let old = self.renamed_from.and_then(|(from, b)| {
+            b.allowance(from, &renamed_unit(unit, metric, path, from), metric)
+        });
+        own.max(old)
+    }
+}
+
+/// The name a unit of the file at `from` has once the file is at `to`: a file-level unit
+/// is named by its file's name (SPEC §4), so it takes the new name; every other unit
+/// keeps its own.
+pub fn renamed_unit(unit: &str, metric: Metric, from: &str, to: &str) -> String {
+    if metric.is_file_level() && unit == relpath::file_name(from) {
+        relpath::file_name(to).to_string()
+    } else {
+        unit.to_string()
     }
 }

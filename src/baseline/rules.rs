@@ -1,14 +1,15 @@
 //! Stage 3 of the pipeline, the ratchet rules (SPEC §5): given a context's limits, its
 //! owned directories and every value measured now, what `baseline init` and
-//! `baseline refresh` write. Pure; "past the band" is decided by `judge::past_band`.
+//! `baseline refresh` write. Pure; every status comes from the judge, by the same
+//! function the gate and `measure --check` judge a file with.
 
 use std::collections::BTreeMap;
 
-use crate::baseline::{Baseline, EntryKey};
-use crate::judge::past_band;
+use crate::baseline::{renamed_unit, Allowances, Baseline, EntryKey};
+use crate::judge::{self, past_band, Finding, Status, Verdict};
 use crate::limits::Limits;
-use crate::model::{Metric, UnitValue};
-use crate::relpath::{file_name, holds};
+use crate::model::UnitValue;
+use crate::relpath::holds;
 
 #[cfg(test)]
 mod tests;
@@ -96,20 +97,28 @@ pub fn refresh(
     renames: &[(String, String)],
 ) -> (Baseline, Changes) {
     let mut changes = Changes::default();
-    let entries = move_renamed(&existing.entries, renames, &mut changes.moved);
-    let values = merged(measured);
-    let mut kept = keep_still_past(&entries, &values, limits, &mut changes);
+    let moved = Baseline {
+        entries: move_renamed(&existing.entries, renames, &mut changes.moved),
+        ..Baseline::default()
+    };
+    let own = Allowances {
+        own: Some(&moved),
+        renamed_from: None,
+    };
+    let judged = by_key(judge::file(limits, measured, &own));
+    let mut kept = keep_still_past(&moved.entries, &judged, &mut changes);
     let recorded = existing.recorded_limits();
-    for (key, now) in values {
-        if entries.contains_key(&key) || !past_band(limits, key.metric, now) {
+    for (key, v) in judged {
+        // Past the band without an entry: listed only when exposed or newly owned.
+        if v.status != Status::Excess || v.baseline.is_some() {
             continue;
         }
         let exposed = recorded
             .as_ref()
-            .is_none_or(|old| !past_band(old, key.metric, now));
+            .is_none_or(|old| !past_band(old, key.metric, v.value));
         if exposed || newly_owned(existing.owned.as_deref(), owned, &key.path) {
-            kept.insert(key.clone(), now);
-            changes.added.push((key, now));
+            kept.insert(key.clone(), v.value);
+            changes.added.push((key, v.value));
         }
     }
     let measured_with = Some(limits.measured_with());
@@ -124,26 +133,40 @@ pub fn refresh(
 }
 
 /// The entries whose unit is still past the band, each at the lower of its old and new
-/// value; the others are dropped.
+/// value; the others (back within the band, gone, or no longer limited) are dropped.
 fn keep_still_past(
     entries: &BTreeMap<EntryKey, u64>,
-    values: &BTreeMap<EntryKey, u64>,
-    limits: &Limits,
+    judged: &BTreeMap<EntryKey, Verdict>,
     changes: &mut Changes,
 ) -> BTreeMap<EntryKey, u64> {
     let mut kept = BTreeMap::new();
     for (key, &old) in entries {
-        match values.get(key) {
-            Some(&now) if past_band(limits, key.metric, now) => {
-                if now < old {
-                    changes.lowered.push((key.clone(), old, now));
+        match judged.get(key) {
+            Some(v) if v.status.past_band() => {
+                if v.value < old {
+                    changes.lowered.push((key.clone(), old, v.value));
                 }
-                kept.insert(key.clone(), now.min(old));
+                kept.insert(key.clone(), v.value.min(old));
             }
             _ => changes.dropped.push((key.clone(), old)),
         }
     }
     kept
+}
+
+/// The verdict on each key, at the worse of its values (a key measured twice).
+fn by_key(findings: Vec<Finding>) -> BTreeMap<EntryKey, Verdict> {
+    judge::worst(findings)
+        .into_iter()
+        .map(|f| {
+            let key = EntryKey {
+                path: f.path,
+                unit: f.unit,
+                metric: f.verdict.metric,
+            };
+            (key, f.verdict)
+        })
+        .collect()
 }
 
 /// Every measured value by key; a key seen twice keeps the larger value.
@@ -205,16 +228,10 @@ fn move_renamed(
 
 /// `key` at the path `to`; a file-level unit (named by its file's name) takes the new
 /// file's name.
-pub fn renamed(key: &EntryKey, to: &str) -> EntryKey {
-    let file_level = !matches!(key.metric, Metric::FunctionLines | Metric::TypeLines);
-    let unit = if file_level && key.unit == file_name(&key.path) {
-        file_name(to).to_string()
-    } else {
-        key.unit.clone()
-    };
+fn renamed(key: &EntryKey, to: &str) -> EntryKey {
     EntryKey {
         path: to.to_string(),
-        unit,
+        unit: renamed_unit(&key.unit, key.metric, &key.path, to),
         metric: key.metric,
     }
 }

@@ -6,13 +6,15 @@ use std::path::PathBuf;
 
 use anyhow::{Context as _, Result};
 
-use crate::baseline::{self, tsv, Baseline, Changes};
+use crate::baseline::rules::{self, Changes};
+use crate::baseline::{tsv, Baseline};
 use crate::cache::{self, Cache};
 use crate::commands::Workspace;
 use crate::measure::{self, Options};
 use crate::model::{FileOutcome, UnitValue};
 use crate::source::FileSource;
 use crate::terms::{self, ContextTerms, Terms};
+use crate::Exit;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -71,6 +73,15 @@ impl BaselineReport {
         self.results
             .iter()
             .any(|r| matches!(r.action, Action::Created | Action::Updated))
+    }
+
+    /// `1` when `--check` finds a baseline that would change, else `0`.
+    pub fn exit(&self) -> Exit {
+        if self.check && self.would_change() {
+            Exit::Findings
+        } else {
+            Exit::Pass
+        }
     }
 }
 
@@ -186,10 +197,10 @@ fn decide(
     };
     let owned = &ctx.context.owned;
     let (next, changes) = match (mode, &ctx.baseline) {
-        (Mode::Init, existing) => baseline::init(existing.as_ref(), limits, owned, values),
+        (Mode::Init, existing) => rules::init(existing.as_ref(), limits, owned, values),
         (Mode::Refresh, Some(existing)) => {
             let renames = renames_for(ws, &baseline_path)?;
-            baseline::refresh(existing, limits, owned, values, &renames)
+            rules::refresh(existing, limits, owned, values, &renames)
         }
         (Mode::Refresh, None) => {
             result.action = Action::NoBaseline;
@@ -234,7 +245,7 @@ fn renames_for(ws: &Workspace, baseline_path: &str) -> Result<Vec<(String, Strin
 
 /// Removes what interrupted writes of this baseline left behind; one warning each.
 fn remove_leftovers(ws: &Workspace, baseline_path: &str) -> Vec<String> {
-    let removed = baseline::leftovers::remove_stale_temps(&ws.tree.abs(baseline_path));
+    let removed = crate::baseline::leftovers::remove_stale_temps(&ws.tree.abs(baseline_path));
     removed
         .iter()
         .map(|temp| {

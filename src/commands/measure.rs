@@ -7,11 +7,12 @@ use anyhow::Result;
 
 use crate::cache::{self, Cache};
 use crate::commands::Workspace;
-use crate::judge::{Finding, Status, Verdict};
+use crate::judge::{self, Finding, Status, Verdict};
 use crate::measure::{self, Options};
-use crate::model::{FileMeasure, FileOutcome, LeftOutReason, SkipReason, UnitValue};
+use crate::model::{FileMeasure, FileOutcome, LeftOutReason, Metric, SkipReason};
 use crate::reason::FileReason;
 use crate::terms::{self, ContextTerms, Terms};
+use crate::Exit;
 
 /// What `measure` was asked.
 pub struct Request {
@@ -68,7 +69,7 @@ impl MeasureReport {
         let m = &file.measure;
         m.units
             .iter()
-            .map(move |u| owner?.verdict(&m.path, &u.name, u.kind.metric(), u.lines()))
+            .map(move |u| verdict(owner?, &m.path, &u.name, u.kind.metric(), u.lines()))
     }
 
     /// The verdicts on the file-level values of `file` (`file_lines`, `types_per_file`,
@@ -81,14 +82,38 @@ impl MeasureReport {
         let name = m.file_name();
         m.file_values()
             .into_iter()
-            .filter_map(|(metric, value)| owner.verdict(&m.path, name, metric, value))
+            .filter_map(|(metric, value)| verdict(owner, &m.path, name, metric, value))
             .collect()
     }
 
     /// `--check` fails when a value is past its band and not tolerated.
     pub fn has_excess(&self) -> bool {
-        self.findings.iter().any(|f| f.status == Status::Excess)
+        self.findings
+            .iter()
+            .any(|f| f.verdict.status == Status::Excess)
     }
+
+    /// `1` when `--check` finds a value past its band and not tolerated, else `0`.
+    pub fn exit(&self, check: bool) -> Exit {
+        if check && self.has_excess() {
+            Exit::Findings
+        } else {
+            Exit::Pass
+        }
+    }
+}
+
+/// The verdict on one value of the unit `unit` of `path` by its owner's terms; `None`
+/// where the metric has no limit.
+fn verdict(
+    owner: &ContextTerms,
+    path: &str,
+    unit: &str,
+    metric: Metric,
+    value: u64,
+) -> Option<Verdict> {
+    let allowance = owner.allowances().get(path, unit, metric);
+    judge::verdict(owner.limits.as_ref()?, metric, value, allowance)
 }
 
 pub fn run(request: &Request) -> Result<MeasureReport> {
@@ -141,17 +166,16 @@ fn add_file(report: &mut MeasureReport, terms: &Terms, restricted: bool, m: File
     for w in &m.warnings {
         report.warnings.push(format!("{}: {w}", m.path));
     }
-    let judge = |v: &UnitValue| owner.and_then(|o| o.judge(v));
-    let values = m.values();
-    report.findings.extend(
-        values
-            .iter()
-            .filter_map(judge)
-            .filter(|f| f.status != Status::Ok),
-    );
+    if let Some((owner, limits)) = owner.and_then(|o| Some((o, o.limits.as_ref()?))) {
+        let judged = judge::file(limits, &m.values(), &owner.allowances());
+        let past_limit = judged
+            .into_iter()
+            .filter(|f| f.verdict.status != Status::Ok);
+        report.findings.extend(past_limit);
+    }
     report.files.push(MeasuredFile {
         context: owner.map(|o| o.context.name.clone()),
-        limited: owner.is_some_and(|o| o.judges(m.language)),
+        limited: judge::limits_apply(owner.and_then(|o| o.limits.as_ref()), m.language),
         owner: index,
         measure: m,
     });

@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 
 use serde_json::json;
 
-use crate::baseline::{Changes, EntryKey};
+use crate::baseline::rules::Changes;
+use crate::baseline::EntryKey;
 use crate::commands::baseline::{Action, BaselineReport, ContextResult, Mode};
 
 fn counts(c: &Changes) -> String {

@@ -119,3 +119,14 @@ pub fn error(message: &str, color: ColorChoice) {
     let prefix = Paint::for_stream(color, true).paint(Role::Bad, "error:");
     let _ = writeln!(std::io::stderr().lock(), "{prefix} {message}");
 }
+
+/// Prints what ended a run without a report: clap's help, version or usage error as clap
+/// formats it (stdout for help and version, stderr for an error), or `error: ...`.
+pub fn failure(failure: &crate::Failure) {
+    match failure {
+        crate::Failure::Usage(e) => {
+            let _ = e.print();
+        }
+        crate::Failure::Error { error: e, color } => error(&format!("{e:#}"), *color),
+    }
+}

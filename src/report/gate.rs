@@ -3,13 +3,16 @@
 
 use std::fmt::Write as _;
 
-use serde_json::json;
+use serde::Serialize;
 
-use crate::commands::gate::{GateReport, GateStatus};
+use crate::commands::gate::{GateReport, NotJudged};
+use crate::judge::{Finding, GateStatus};
+use crate::model::{LeftOutReason, Metric, SkipReason};
+use crate::reason::{FileReason, Reason as _, Unmeasurable};
 use crate::report::style::{Paint, Role};
-use crate::report::{contracts, count, finding_detail, finding_json, listed};
+use crate::report::{contracts, count, finding_detail, listed, review};
 
-fn finding_line(report: &GateReport, f: &crate::judge::Finding) -> String {
+fn finding_line(report: &GateReport, f: &Finding) -> String {
     format!(
         "{} {}: {}{}",
         f.path,
@@ -21,17 +24,17 @@ fn finding_line(report: &GateReport, f: &crate::judge::Finding) -> String {
 
 /// A finding as SPEC §6 gives it; a `loaded_bytes` finding of a document whose eager
 /// imports changed also carries `"imports_changed"`: the changed files it loads (§8).
-fn gate_finding_json(report: &GateReport, f: &crate::judge::Finding) -> serde_json::Value {
-    let mut value = finding_json(f);
-    if let Some(changed) = changed_imports(report, f) {
-        value["imports_changed"] = json!(changed);
-    }
-    value
+#[derive(Serialize)]
+struct GateFinding<'a> {
+    #[serde(flatten)]
+    finding: &'a Finding,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    imports_changed: Option<&'a [String]>,
 }
 
 /// The changed files a `loaded_bytes` finding's document loads, if any.
-fn changed_imports<'r>(report: &'r GateReport, f: &crate::judge::Finding) -> Option<&'r [String]> {
-    if f.metric != crate::model::Metric::LoadedBytes {
+fn changed_imports<'r>(report: &'r GateReport, f: &Finding) -> Option<&'r [String]> {
+    if f.verdict.metric != Metric::LoadedBytes {
         return None;
     }
     let (_, changed) = report
@@ -43,13 +46,13 @@ fn changed_imports<'r>(report: &'r GateReport, f: &crate::judge::Finding) -> Opt
 
 /// ` (imports changed: docs/shared.md)` on a `loaded_bytes` finding of a document whose
 /// eager imports changed (SPEC §8); empty otherwise.
-fn imports_note(report: &GateReport, f: &crate::judge::Finding) -> String {
+fn imports_note(report: &GateReport, f: &Finding) -> String {
     changed_imports(report, f)
         .map(|changed| format!(" (imports changed: {})", changed.join(", ")))
         .unwrap_or_default()
 }
 
-fn excess_line(report: &GateReport, f: &crate::judge::Finding, paint: Paint) -> String {
+fn excess_line(report: &GateReport, f: &Finding, paint: Paint) -> String {
     let detail = paint.paint(Role::Bad, &finding_detail(f));
     format!("{} {}: {detail}{}", f.path, f.unit, imports_note(report, f))
 }
@@ -150,7 +153,7 @@ pub fn text(report: &GateReport, paint: Paint) -> String {
             let _ = writeln!(out, "  {}", finding_line(report, f));
         }
     }
-    super::review::text(report, paint, &mut out);
+    review::text(report, paint, &mut out);
     for line in renamed_lines(report) {
         let _ = writeln!(out, "{line}");
     }
@@ -220,42 +223,82 @@ pub fn verbose(report: &GateReport) -> Vec<String> {
     lines
 }
 
-fn pairs(list: &[(String, String)], a: &str, b: &str) -> Vec<serde_json::Value> {
-    list.iter().map(|(x, y)| json!({a: x, b: y})).collect()
+/// One context of the JSON: its name, whether it was judged, and why not.
+#[derive(Serialize)]
+struct ContextJson<'a> {
+    name: &'a str,
+    judged: bool,
+    reason: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct Renamed<'a> {
+    from: &'a str,
+    to: &'a str,
+}
+
+/// The JSON object of SPEC §6: every list always present.
+#[derive(Serialize)]
+struct GateJson<'a> {
+    status: GateStatus,
+    base: Option<&'a str>,
+    judged_files: usize,
+    contexts: Vec<ContextJson<'a>>,
+    excesses: Vec<GateFinding<'a>>,
+    divergences: Vec<GateFinding<'a>>,
+    not_judged: Vec<NotJudged>,
+    skipped: &'a [FileReason<SkipReason>],
+    left_out: &'a [FileReason<LeftOutReason>],
+    unmeasurable: &'a [FileReason<Unmeasurable>],
+    renamed: Vec<Renamed<'a>>,
+    contract_findings: Vec<serde_json::Value>,
+    terms_changed: Vec<review::TermJson<'a>>,
+    tightenable: Vec<review::Tightenable<'a>>,
+}
+
+fn gate_findings<'a>(report: &'a GateReport, list: &'a [Finding]) -> Vec<GateFinding<'a>> {
+    list.iter()
+        .map(|f| GateFinding {
+            finding: f,
+            imports_changed: changed_imports(report, f),
+        })
+        .collect()
 }
 
 pub fn json(report: &GateReport) -> String {
-    let contexts: Vec<_> = report
-        .contexts
-        .iter()
-        .map(|c| {
-            let reason = c.not_judged.map(|r| r.to_string());
-            json!({"name": c.name, "judged": c.judged(), "reason": reason})
-        })
-        .collect();
-    let findings = |list: &[crate::judge::Finding]| -> Vec<serde_json::Value> {
-        list.iter().map(|f| gate_finding_json(report, f)).collect()
-    };
-    super::json_text(&json!({
-        "status": report.status.key(),
-        "base": report.base,
-        "judged_files": report.judged_files,
-        "contexts": contexts,
-        "excesses": findings(&report.excesses),
-        "divergences": findings(&report.divergences),
-        "not_judged": listed::not_judged(report),
-        "skipped": report.skipped,
-        "left_out": report.left_out,
-        "unmeasurable": report.unmeasurable,
-        "renamed": pairs(&report.renamed, "from", "to"),
-        "contract_findings": report
+    let contexts = report.contexts.iter().map(|c| ContextJson {
+        name: &c.name,
+        judged: c.judged(),
+        reason: c.not_judged.map(|r| r.description()),
+    });
+    let renamed = report.renamed.iter().map(|(from, to)| Renamed { from, to });
+    super::json_of(&GateJson {
+        status: report.status,
+        base: report.base.as_deref(),
+        judged_files: report.judged_files,
+        contexts: contexts.collect(),
+        excesses: gate_findings(report, &report.excesses),
+        divergences: gate_findings(report, &report.divergences),
+        not_judged: listed::not_judged(report),
+        skipped: &report.skipped,
+        left_out: &report.left_out,
+        unmeasurable: &report.unmeasurable,
+        renamed: renamed.collect(),
+        contract_findings: report
             .contract_findings
             .iter()
             .map(contracts::finding_json)
-            .collect::<Vec<_>>(),
-        "terms_changed": super::review::terms_json(report),
-        "tightenable": super::review::tightenable_json(report),
-    }))
+            .collect(),
+        terms_changed: review::terms_json(report),
+        tightenable: review::tightenable_json(report),
+    })
+}
+
+/// Writes the `--pr-summary` Markdown to `path`.
+pub fn write_pr_summary(report: &GateReport, path: &std::path::Path) -> anyhow::Result<()> {
+    use anyhow::Context as _;
+    std::fs::write(path, pr_summary(report))
+        .with_context(|| format!("writing --pr-summary {}", path.display()))
 }
 
 /// The `--pr-summary` Markdown: divergences; excesses, contract findings, terms changed
@@ -290,6 +333,6 @@ pub fn pr_summary(report: &GateReport) -> String {
             let _ = writeln!(out, "- {}", contracts::finding_line(f));
         }
     }
-    super::review::pr_summary(report, &mut out);
+    review::pr_summary(report, &mut out);
     out
 }

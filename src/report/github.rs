@@ -61,7 +61,7 @@ pub fn measure(report: &MeasureReport) -> String {
     let shown = report
         .findings
         .iter()
-        .filter(|f| matches!(f.status, Status::Excess | Status::Divergence));
+        .filter(|f| matches!(f.verdict.status, Status::Excess | Status::Divergence));
     for f in shown {
         out.push_str(&finding(f));
     }
@@ -72,12 +72,13 @@ pub fn measure(report: &MeasureReport) -> String {
 
 /// `::error file=P,line=S,endLine=E,title=function_lines past the band::UNIT: DETAIL`.
 fn finding(f: &Finding) -> String {
-    let (kind, title) = if f.status == Status::Excess {
-        ("error", format!("{} past the band", f.metric))
+    let metric = f.verdict.metric;
+    let (kind, title) = if f.verdict.status == Status::Excess {
+        ("error", format!("{metric} past the band"))
     } else {
-        ("warning", format!("{} within tolerance", f.metric))
+        ("warning", format!("{metric} within tolerance"))
     };
-    let (start, end) = (f.start_line.to_string(), f.end_line.to_string());
+    let (start, end) = (f.lines.start.to_string(), f.lines.end.to_string());
     let props = [
         ("file", f.path.as_str()),
         ("line", start.as_str()),
@@ -105,7 +106,7 @@ fn review(report: &GateReport) -> String {
         ));
     }
     for f in &report.tightenable {
-        let (line, title) = (f.start_line.to_string(), "baseline can tighten");
+        let (line, title) = (f.lines.start.to_string(), "baseline can tighten");
         let props = [("file", f.path.as_str()), ("line", &line), ("title", title)];
         out.push_str(&command("notice", &props, &super::review::tighten_text(f)));
     }

@@ -3,15 +3,15 @@
 use std::fmt::{self, Write as _};
 use std::io;
 
-use serde_json::json;
+use serde::Serialize;
 
 use crate::baseline::tsv::escape;
 use crate::commands::measure::{MeasureReport, MeasuredFile};
 use crate::judge::{Finding, Status, Verdict};
-use crate::model::{FileMeasure, Language, UnitKind};
+use crate::model::{FileMeasure, Language, SkipReason, UnitKind};
 use crate::reason::FileReason;
 use crate::report::style::{Paint, Role};
-use crate::report::{count, finding_json, status_text};
+use crate::report::{count, status_text};
 
 /// One line of text output, borrowed from the report.
 struct Row<'a> {
@@ -187,7 +187,10 @@ pub(crate) fn summary(report: &MeasureReport) -> String {
         count(functions, "function"),
         count(types, "type")
     )];
-    let by = |s: Status| report.findings.iter().filter(|f| f.status == s).count();
+    let by = |s: Status| {
+        let of = |f: &&Finding| f.verdict.status == s;
+        report.findings.iter().filter(of).count()
+    };
     let judged = report.files.iter().any(|f| f.limited);
     if judged {
         parts.push(format!(
@@ -205,45 +208,85 @@ pub(crate) fn summary(report: &MeasureReport) -> String {
 
 /// JSON: exactly the SPEC §7 object, plus `findings` (every value past its limit, with
 /// its `status`).
+#[derive(Serialize)]
+struct MeasureJson<'a> {
+    files: Vec<FileJson<'a>>,
+    skipped: &'a [FileReason<SkipReason>],
+    findings: Vec<StatusFinding<'a>>,
+}
+
+/// One measured file of the JSON (SPEC §7; `loaded_bytes` and `imports` for Markdown).
+#[derive(Serialize)]
+struct FileJson<'a> {
+    path: &'a str,
+    language: &'static str,
+    lines: u64,
+    types: u64,
+    bytes: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    loaded_bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    imports: Option<&'a [String]>,
+    context: Option<&'a str>,
+    units: Vec<UnitJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct UnitJson<'a> {
+    name: &'a str,
+    kind: &'static str,
+    start_line: u32,
+    end_line: u32,
+    lines: u64,
+}
+
+/// A finding with its status.
+#[derive(Serialize)]
+struct StatusFinding<'a> {
+    #[serde(flatten)]
+    finding: &'a Finding,
+    status: Status,
+}
+
 pub fn json(report: &MeasureReport) -> String {
-    let files: Vec<_> = report
-        .files
-        .iter()
-        .map(|f| {
-            let m = &f.measure;
-            let units: Vec<_> = m
-                .units
-                .iter()
-                .map(|u| {
-                    json!({"name": u.name, "kind": u.kind.key(), "start_line": u.start_line,
-                           "end_line": u.end_line, "lines": u.lines()})
-                })
-                .collect();
-            let mut file = json!({"path": m.path, "language": m.language.key(),
-                                  "lines": m.lines, "types": m.types, "bytes": m.bytes});
-            if let Some(loaded) = &m.loaded {
-                file["loaded_bytes"] = json!(loaded.bytes);
-                file["imports"] = json!(loaded.imports);
-            }
-            file["context"] = json!(f.context);
-            file["units"] = json!(units);
-            file
-        })
-        .collect();
-    let findings: Vec<_> = report.findings.iter().map(finding_with_status).collect();
-    super::json_text(&json!({"files": files, "skipped": report.skipped, "findings": findings}))
+    let files = report.files.iter().map(|f| file_json(f)).collect();
+    let findings = report.findings.iter().map(|f| StatusFinding {
+        finding: f,
+        status: f.verdict.status,
+    });
+    super::json_of(&MeasureJson {
+        files,
+        skipped: &report.skipped,
+        findings: findings.collect(),
+    })
+}
+
+fn file_json(f: &MeasuredFile) -> FileJson<'_> {
+    let m = &f.measure;
+    let units = m.units.iter().map(|u| UnitJson {
+        name: &u.name,
+        kind: u.kind.key(),
+        start_line: u.start_line,
+        end_line: u.end_line,
+        lines: u.lines(),
+    });
+    FileJson {
+        path: &m.path,
+        language: m.language.key(),
+        lines: m.lines,
+        types: m.types,
+        bytes: m.bytes,
+        loaded_bytes: m.loaded.as_ref().map(|l| l.bytes),
+        imports: m.loaded.as_ref().map(|l| &l.imports[..]),
+        context: f.context.as_deref(),
+        units: units.collect(),
+    }
 }
 
 /// `--verbose`: the files left out by rule, with the rule.
 pub fn verbose(report: &MeasureReport) -> Vec<String> {
     let line = |l: &FileReason<_>| format!("left out {}: {}", l.path, l.reason);
     report.left_out.iter().map(line).collect()
-}
-
-fn finding_with_status(f: &Finding) -> serde_json::Value {
-    let mut v = finding_json(f);
-    v["status"] = json!(f.status.key());
-    v
 }
 
 /// TSV: a header, then one row per file-level value and per unit:

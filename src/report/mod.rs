@@ -17,7 +17,7 @@ pub mod style;
 
 use std::io::Write;
 
-use crate::judge::{Finding, Status, Verdict};
+use crate::judge::{Status, Verdict};
 
 /// Writes `text` to stdout. A closed pipe (`structgate measure | head`) is not an error.
 pub fn print(text: &str) -> std::io::Result<()> {
@@ -34,21 +34,6 @@ pub fn warn(warnings: &[String]) {
     for w in warnings {
         let _ = writeln!(err, "warning: {w}");
     }
-}
-
-/// A finding as the JSON object of SPEC §6.
-pub fn finding_json(f: &Finding) -> serde_json::Value {
-    serde_json::json!({
-        "path": f.path,
-        "unit": f.unit,
-        "metric": f.metric.key(),
-        "value": f.value,
-        "limit": f.limit,
-        "band": f.band,
-        "baseline": f.baseline,
-        "start_line": f.start_line,
-        "end_line": f.end_line,
-    })
 }
 
 /// `function_lines 92 > 55 (band 68, baseline 91)`: what a finding breaks, in words.
@@ -86,6 +71,11 @@ pub fn count(n: usize, what: &str) -> String {
 
 /// Pretty JSON with a final newline.
 pub fn json_text(value: &serde_json::Value) -> String {
+    json_of(value)
+}
+
+/// A report value as pretty JSON with a final newline.
+pub fn json_of<T: serde::Serialize>(value: &T) -> String {
     let mut s = serde_json::to_string_pretty(value).unwrap_or_default();
     s.push('\n');
     s

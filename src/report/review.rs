@@ -4,12 +4,13 @@
 
 use std::fmt::Write as _;
 
-use serde_json::json;
+use serde::Serialize;
 
 use crate::commands::gate::GateReport;
 use crate::judge::Finding;
+use crate::model::Metric;
 use crate::report::style::{Paint, Role};
-use crate::terms::diff::{Term, TermChange};
+use crate::terms::diff::{Term, TermChange, TermValue};
 
 const TERMS_HEADING: &str = "terms changed on this branch (not applied):";
 
@@ -40,10 +41,11 @@ pub(crate) fn change_line(change: &TermChange) -> String {
 
 /// `src/A.cs A.Run: function_lines 70 (baseline 91)`.
 pub(crate) fn tighten_text(f: &Finding) -> String {
-    let baseline = f.baseline.unwrap_or(f.value);
+    let v = &f.verdict;
+    let baseline = v.baseline.unwrap_or(v.value);
     format!(
         "{} {}: {} {} (baseline {baseline})",
-        f.path, f.unit, f.metric, f.value
+        f.path, f.unit, v.metric, v.value
     )
 }
 
@@ -84,23 +86,55 @@ fn change_text(change: &TermChange) -> String {
     }
 }
 
-/// `terms_changed`: `[{"context", "file", "what", "from", "to", "loosens"}]`.
-pub(crate) fn terms_json(report: &GateReport) -> Vec<serde_json::Value> {
-    let text = |v: &Option<_>| v.as_ref().map(ToString::to_string);
-    let item = |c: &TermChange| {
-        json!({"context": c.context, "file": c.file, "what": c.term.what(),
-               "from": text(&c.from), "to": text(&c.to), "loosens": c.loosens})
-    };
-    report.terms_changed.iter().map(item).collect()
+/// A `terms_changed` item: `{"context", "file", "what", "from", "to", "loosens"}`.
+#[derive(Serialize)]
+pub(crate) struct TermJson<'a> {
+    context: Option<&'a str>,
+    file: &'a str,
+    what: String,
+    from: Option<String>,
+    to: Option<String>,
+    loosens: bool,
 }
 
-/// `tightenable`: `[{"path", "unit", "metric", "value", "baseline"}]`.
-pub(crate) fn tightenable_json(report: &GateReport) -> Vec<serde_json::Value> {
-    let item = |f: &Finding| {
-        json!({"path": f.path, "unit": f.unit, "metric": f.metric.key(),
-               "value": f.value, "baseline": f.baseline})
-    };
-    report.tightenable.iter().map(item).collect()
+pub(crate) fn terms_json(report: &GateReport) -> Vec<TermJson<'_>> {
+    report.terms_changed.iter().map(term_json).collect()
+}
+
+fn term_json(c: &TermChange) -> TermJson<'_> {
+    let text = |v: &Option<TermValue>| v.as_ref().map(ToString::to_string);
+    TermJson {
+        context: c.context.as_deref(),
+        file: &c.file,
+        what: c.term.what(),
+        from: text(&c.from),
+        to: text(&c.to),
+        loosens: c.loosens,
+    }
+}
+
+/// A `tightenable` item: `{"path", "unit", "metric", "value", "baseline"}`.
+#[derive(Serialize)]
+pub(crate) struct Tightenable<'a> {
+    path: &'a str,
+    unit: &'a str,
+    metric: Metric,
+    value: u64,
+    baseline: Option<u64>,
+}
+
+pub(crate) fn tightenable_json(report: &GateReport) -> Vec<Tightenable<'_>> {
+    report.tightenable.iter().map(tightenable).collect()
+}
+
+fn tightenable(f: &Finding) -> Tightenable<'_> {
+    Tightenable {
+        path: &f.path,
+        unit: &f.unit,
+        metric: f.verdict.metric,
+        value: f.verdict.value,
+        baseline: f.verdict.baseline,
+    }
 }
 
 /// The `--pr-summary` sections `### Terms changed on this branch` and `### Baseline can
@@ -126,8 +160,9 @@ pub(crate) fn pr_summary(report: &GateReport, out: &mut String) {
     if !report.tightenable.is_empty() {
         out.push_str("\n### Baseline can tighten\n\n");
         for f in &report.tightenable {
-            let baseline = f.baseline.unwrap_or(f.value);
-            let (path, unit, metric, value) = (&f.path, &f.unit, f.metric, f.value);
+            let v = &f.verdict;
+            let baseline = v.baseline.unwrap_or(v.value);
+            let (path, unit, metric, value) = (&f.path, &f.unit, v.metric, v.value);
             let _ = writeln!(
                 out,
                 "- `{path}` `{unit}`: {metric} {value} (baseline {baseline})"

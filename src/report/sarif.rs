@@ -97,7 +97,7 @@ pub fn measure(report: &MeasureReport) -> String {
     let findings: Vec<&Finding> = report
         .findings
         .iter()
-        .filter(|f| matches!(f.status, Status::Excess | Status::Divergence))
+        .filter(|f| matches!(f.verdict.status, Status::Excess | Status::Divergence))
         .collect();
     let notes = file_notes(&report.skipped, "skipped").collect();
     let properties = json!({"measured_files": report.files.len()});
@@ -128,30 +128,31 @@ fn log(findings: &[&Finding], notes: Vec<Value>, properties: Value) -> String {
 }
 
 fn result(f: &Finding) -> Value {
-    let level = if f.status == Status::Excess {
+    let v = &f.verdict;
+    let level = if v.status == Status::Excess {
         "error"
     } else {
         "warning"
     };
-    let mut location = location(&f.path, Some((f.start_line, f.end_line)));
-    if let Some(kind) = logical_kind(f.metric) {
+    let mut location = location(&f.path, Some((f.lines.start, f.lines.end)));
+    if let Some(kind) = logical_kind(v.metric) {
         location["logicalLocations"] = json!([{"fullyQualifiedName": f.unit, "kind": kind}]);
     }
     json!({
-        "ruleId": f.metric.key(),
-        "ruleIndex": Metric::ALL.iter().position(|m| *m == f.metric),
+        "ruleId": v.metric.key(),
+        "ruleIndex": Metric::ALL.iter().position(|m| *m == v.metric),
         "level": level,
         "message": {"text": format!("{}: {}", f.unit, finding_detail(f))},
         "locations": [location],
-        "partialFingerprints": {FINGERPRINT_KEY: fingerprint(&f.path, &f.unit, f.metric)},
+        "partialFingerprints": {FINGERPRINT_KEY: fingerprint(&f.path, &f.unit, v.metric)},
         "properties": {
             "unit": f.unit,
-            "metric": f.metric.key(),
-            "value": f.value,
-            "limit": f.limit,
-            "band": f.band,
-            "baseline": f.baseline,
-            "status": f.status.key(),
+            "metric": v.metric,
+            "value": v.value,
+            "limit": v.limit,
+            "band": v.band,
+            "baseline": v.baseline,
+            "status": v.status,
         },
     })
 }

@@ -10,7 +10,7 @@ use std::fmt;
 use anyhow::Result;
 
 use super::{ContextTerms, Terms};
-use crate::baseline::{tsv, Baseline, EntryKey};
+use crate::baseline::{tsv, Allowances, Baseline, EntryKey};
 use crate::context::{self, Context};
 use crate::contracts;
 use crate::limits::{self, Limits};
@@ -267,12 +267,12 @@ impl Diff<'_> {
     /// SPEC §6 step 3). A rename and a refresh that moves the entries change nothing.
     fn moved_allowance(&self, key: &EntryKey) -> Option<u64> {
         let from = self.renames.get(&key.path)?;
-        let old = crate::baseline::renamed(key, from);
-        let owner = self.base.owner(from)?;
-        owner
-            .baseline
-            .as_ref()?
-            .allowance(from, &old.unit, old.metric)
+        let old = self.base.owner(from)?.baseline.as_ref()?;
+        let allowances = Allowances {
+            own: None,
+            renamed_from: Some((from, old)),
+        };
+        allowances.get(&key.path, &key.unit, key.metric)
     }
 
     /// A `context.yaml` the branch adds (or that was no context at the base).

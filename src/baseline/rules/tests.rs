@@ -2,6 +2,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::baseline::tsv::render;
+use crate::model::Metric;
 
 fn limits(pairs: &[(Metric, u64)], tolerance: u64) -> Limits {
     let mut l = Limits::default();

@@ -5,8 +5,9 @@
 
 use anyhow::Result;
 
-use super::judging::{judge_value, note_changed_imports, Judging};
+use super::judging::{judge_file, note_changed_imports, Judging};
 use super::Sandbox;
+use crate::judge;
 use crate::measure;
 use crate::model::{FileOutcome, Language, Metric};
 use crate::terms::ContextTerms;
@@ -19,7 +20,7 @@ pub(super) fn judge_importers(judging: &Judging, sb: &mut Sandbox) -> Result<()>
         .terms
         .contexts
         .iter()
-        .filter(|c| c.judged() && c.limits.as_ref().is_some_and(limits_loaded))
+        .filter(|c| judge::unjudged(c).is_none() && c.limits.as_ref().is_some_and(limits_loaded))
         .collect();
     if limiting.is_empty() || judging.changed.is_empty() {
         return Ok(());
@@ -79,11 +80,9 @@ fn judge_importer(
     sb.judged.insert(path.to_string());
     sb.warnings
         .extend(m.warnings.iter().map(|w| format!("{path}: {w}")));
-    let loaded = m
-        .values()
-        .into_iter()
-        .filter(|v| v.metric == Metric::LoadedBytes);
+    let mut loaded = m.values();
+    loaded.retain(|v| v.metric == Metric::LoadedBytes);
     sb.findings
-        .extend(loaded.filter_map(|v| judge_value(judging.terms, owner, &v, None)));
+        .extend(judge_file(judging.terms, owner, &loaded, None));
     Ok(())
 }

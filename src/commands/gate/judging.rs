@@ -4,20 +4,20 @@
 //! a file moved out of every judged context and a file made unmeasurable are each named.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 use anyhow::Result;
 
 use super::judged::Judged;
 use super::{Fate, JudgedAs, Sandbox};
+use crate::baseline::Allowances;
 use crate::cache::Cache;
 use crate::git::{Change, ChangeKind};
-use crate::judge::Finding;
+use crate::judge::{self, Finding};
 use crate::measure::{self, Imports, Options};
 use crate::model::{
     FileMeasure, FileOutcome, Language, LeftOutReason, Metric, SkipReason, UnitValue,
 };
-use crate::reason::{FileReason, NotJudgedReason, Unmeasurable};
+use crate::reason::{FileReason, Unmeasurable};
 use crate::source::{Entry, FileSource};
 use crate::terms::{ContextTerms, Terms};
 
@@ -79,7 +79,7 @@ impl<'a> Judging<'a> {
     /// The judged context that owns `path` at the base, or what became of the file.
     fn judged_owner(&self, path: &str) -> Result<&'a ContextTerms, Fate> {
         let owner = self.terms.owner(path).ok_or(Fate::NoOwner)?;
-        match unjudged_reason(owner) {
+        match judge::unjudged(owner) {
             Some(reason) => Err(Fate::ContextNotJudged {
                 context: owner.context.name.clone(),
                 reason,
@@ -106,7 +106,7 @@ impl<'a> Judging<'a> {
         // A context with only code limits judges no Markdown (SPEC §8), and the reverse.
         match Language::of_path(path) {
             None => return Ok(Fate::NotMeasured),
-            Some(l) if !owner.judges(l) => {
+            Some(l) if !judge::limits_apply(owner.limits.as_ref(), l) => {
                 let context = owner.context.name.clone();
                 return Ok(Fate::NoLimitApplies { context });
             }
@@ -131,7 +131,7 @@ impl<'a> Judging<'a> {
             return None;
         };
         let old = self.judged_owner(from).ok()?;
-        if !Language::of_path(from).is_some_and(|l| old.judges(l)) {
+        if !Language::of_path(from).is_some_and(|l| judge::limits_apply(old.limits.as_ref(), l)) {
             return None;
         }
         Some(Fate::LeftOut(LeftOutReason::MovedOut {
@@ -203,9 +203,8 @@ impl<'a> Judging<'a> {
         sb.warnings
             .extend(m.warnings.iter().map(|w| format!("{path}: {w}")));
         note_changed_imports(self, sb, owner, m);
-        let judged = m.values().into_iter();
         sb.findings
-            .extend(judged.filter_map(|v| judge_value(self.terms, owner, &v, from)));
+            .extend(judge_file(self.terms, owner, &m.values(), from));
     }
 
     /// True when the base's version of the file (at its old path, for a rename) was
@@ -256,46 +255,25 @@ impl<'a> Judging<'a> {
     }
 }
 
-/// Judges a value; a renamed file's units are tolerated by its old path's entries in the
-/// baseline of the context that owned the old path. Every judged value is kept: the
-/// merge sorts excesses, divergences and what can tighten from the rest.
-pub(super) fn judge_value(
+/// Judges the values of a file owned by `owner`: a renamed file's units are tolerated by
+/// its old path's entries too, in the baseline of the context that owned the old path.
+/// Every judged value is kept: the merge sorts excesses, divergences and what can tighten
+/// from the rest.
+pub(super) fn judge_file(
     terms: &Terms,
     owner: &ContextTerms,
-    value: &UnitValue,
+    values: &[UnitValue],
     from: Option<&str>,
-) -> Option<Finding> {
-    let mut allowance = owner.allowance(&value.path, &value.unit, value);
-    if let Some(from) = from {
-        let old_unit = old_unit_name(value, from);
-        let old = terms
-            .owner(from)
-            .and_then(|c| c.allowance(from, &old_unit, value));
-        allowance = allowance.max(old);
-    }
-    owner.judge_with(value, allowance)
-}
-
-/// The unit's name at the old path: file-level units are named by the file's name.
-fn old_unit_name(value: &UnitValue, from: &str) -> String {
-    if value.metric.is_file_level() {
-        PathBuf::from(from)
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or(from)
-            .to_string()
-    } else {
-        value.unit.clone()
-    }
-}
-
-/// Why the gate doesn't judge a context; `None` when it does.
-pub(super) fn unjudged_reason(c: &ContextTerms) -> Option<NotJudgedReason> {
-    match (&c.limits, &c.baseline) {
-        (None, _) => Some(NotJudgedReason::ContextWithoutLimits),
-        (Some(_), None) => Some(NotJudgedReason::ContextWithoutBaseline),
-        _ => None,
-    }
+) -> Vec<Finding> {
+    let Some(limits) = owner.limits.as_ref() else {
+        return Vec::new();
+    };
+    let renamed_from = from.and_then(|from| Some((from, terms.owner(from)?.baseline.as_ref()?)));
+    let allowances = Allowances {
+        own: owner.baseline.as_ref(),
+        renamed_from,
+    };
+    judge::file(limits, values, &allowances)
 }
 
 /// The paths the working tree holds that differ from the base: added, modified, and the

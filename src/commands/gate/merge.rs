@@ -3,11 +3,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{ContextState, GateReport, GateStatus, Sandbox};
-use crate::judge::{Finding, Status};
-use crate::model::Metric;
-
-type Key = (String, String, Metric);
+use super::{ContextState, GateReport, Sandbox};
+use crate::judge::{self, Status};
 
 pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
     let ran = sandboxes.iter().any(|s| s.ran);
@@ -18,14 +15,12 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         structure_judged: ran,
         ..GateReport::default()
     };
-    let mut worst: BTreeMap<Key, Finding> = BTreeMap::new();
+    let mut findings = Vec::new();
     let mut judged = BTreeSet::new();
     // Sandboxes are working trees of one repository: a directory two of them check is one.
     let mut contract_dirs = BTreeSet::new();
     for sb in sandboxes {
-        for f in sb.findings {
-            keep_worse(&mut worst, f);
-        }
+        findings.extend(sb.findings);
         judged.extend(sb.judged);
         merge_contexts(&mut report.contexts, sb.contexts);
         report.not_judged.extend(sb.not_judged);
@@ -44,41 +39,21 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
     tidy(&mut report);
     report.judged_files = judged.len();
     report.contract_dirs = contract_dirs.len();
-    for f in worst.into_values() {
-        if super::review::can_tighten(&f, &report.terms_changed) {
+    for f in judge::worst(findings) {
+        if judge::tightenable(&f, &report.terms_changed) {
             report.tightenable.push(f.clone());
         }
-        match f.status {
+        match f.verdict.status {
             Status::Excess => report.excesses.push(f),
             Status::Divergence => report.divergences.push(f),
             Status::Ok | Status::Tolerated => {}
         }
     }
-    report.status = status(&report, ran);
+    let failed = !report.excesses.is_empty()
+        || !report.unmeasurable.is_empty()
+        || !report.contract_findings.is_empty();
+    report.status = judge::gate_status(failed, ran);
     report
-}
-
-/// Failed on an excess, an unmeasurable file or a contract finding; else passed when the
-/// structure was judged.
-fn status(report: &GateReport, ran: bool) -> GateStatus {
-    let clean = report.excesses.is_empty()
-        && report.unmeasurable.is_empty()
-        && report.contract_findings.is_empty();
-    match (clean, ran) {
-        (false, _) => GateStatus::Failed,
-        (true, true) => GateStatus::Passed,
-        (true, false) => GateStatus::NotJudged,
-    }
-}
-
-fn keep_worse(worst: &mut BTreeMap<Key, Finding>, f: Finding) {
-    let key = (f.path.clone(), f.unit.clone(), f.metric);
-    let worse = worst
-        .get(&key)
-        .is_none_or(|w| (f.value, f.status) > (w.value, w.status));
-    if worse {
-        worst.insert(key, f);
-    }
 }
 
 fn tidy(report: &mut GateReport) {

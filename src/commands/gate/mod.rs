@@ -18,11 +18,12 @@ use serde::Serialize;
 
 use crate::cache;
 use crate::git::ChangeKind;
-use crate::judge::Finding;
+use crate::judge::{Finding, GateStatus};
 use crate::measure::Options;
 use crate::model::{LeftOutReason, SkipReason};
 use crate::reason::{FileReason, NotJudgedReason, Unmeasurable};
 use crate::terms::diff::TermChange;
+use crate::Exit;
 
 pub struct Request {
     pub cwd: PathBuf,
@@ -34,24 +35,6 @@ pub struct Request {
     pub options: Options,
     /// `--staged`: judge the index instead of the working tree (SPEC §6.1).
     pub staged: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum GateStatus {
-    Passed,
-    Failed,
-    #[default]
-    NotJudged,
-}
-
-impl GateStatus {
-    pub fn key(self) -> &'static str {
-        match self {
-            GateStatus::Passed => "passed",
-            GateStatus::Failed => "failed",
-            GateStatus::NotJudged => "not_judged",
-        }
-    }
 }
 
 /// One context as the gate saw it: judged, or why not.
@@ -157,6 +140,13 @@ pub struct GateReport {
     pub terms_changed: Vec<TermChange>,
     /// Judged units whose baseline entry `baseline refresh` would lower or drop.
     pub tightenable: Vec<Finding>,
+}
+
+impl GateReport {
+    /// `1` when failed, or not judged under `--require-judged`; else `0`.
+    pub fn exit(&self, require_judged: bool) -> Exit {
+        self.status.exit(require_judged)
+    }
 }
 
 /// What one sandbox contributed.

@@ -7,9 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use anyhow::Result;
 
 use crate::git::{Change, ChangeKind};
-use crate::judge::{self, Finding};
+use crate::judge;
 use crate::source::FileSource;
-use crate::terms::diff::{self, Branch, Term, TermChange, TermValue};
+use crate::terms::diff::{self, Branch, TermChange};
 use crate::terms::Terms;
 
 /// The differences between the terms at the base and those the branch's `source` holds,
@@ -40,30 +40,4 @@ pub(super) fn terms_changed(
         c.loosens = judge::loosens(&c.term, c.from.as_ref(), c.to.as_ref());
     }
     Ok(changed)
-}
-
-/// True when `baseline refresh` would lower or drop the entry that tolerates `finding`,
-/// and the branch's own baseline (not applied) doesn't already: a refresh committed on
-/// the branch shows under the terms changed, not here again.
-pub(super) fn can_tighten(finding: &Finding, terms_changed: &[TermChange]) -> bool {
-    if !judge::can_tighten(finding) {
-        return false;
-    }
-    let on_branch = terms_changed.iter().find_map(|c| match &c.term {
-        Term::Entry(key)
-            if key.path == finding.path
-                && key.unit == finding.unit
-                && key.metric == finding.metric =>
-        {
-            Some(&c.to)
-        }
-        _ => None,
-    });
-    let done = match on_branch {
-        None => false,
-        Some(None) => true,
-        Some(Some(TermValue::Number(n))) => finding.value > finding.band && *n <= finding.value,
-        Some(Some(_)) => false,
-    };
-    !done
 }

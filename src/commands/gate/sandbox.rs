@@ -5,10 +5,10 @@ use std::path::Path;
 use anyhow::{bail, Result};
 
 use super::judged::Judged;
-use super::judging::unjudged_reason;
 use super::{docs, ContextState, NotJudged, Request, Sandbox};
 use crate::cache::Cache;
 use crate::git::{Change, Repo};
+use crate::judge;
 use crate::reason::NotJudgedReason;
 use crate::terms::{self, ContextTerms, Terms};
 
@@ -34,7 +34,7 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
         warnings: terms_warnings(&terms),
         ..Sandbox::default()
     };
-    let judged = terms.contexts.iter().any(ContextTerms::judged);
+    let judged = terms.contexts.iter().any(|c| judge::unjudged(c).is_none());
     if !judged {
         sandbox.not_judged.push(NotJudged {
             reason: NotJudgedReason::NoJudgedContext,
@@ -105,7 +105,7 @@ fn terms_warnings(terms: &Terms) -> Vec<String> {
 fn context_states(terms: &Terms) -> Vec<ContextState> {
     let state = |c: &ContextTerms| ContextState {
         name: c.context.name.clone(),
-        not_judged: unjudged_reason(c),
+        not_judged: judge::unjudged(c),
     };
     terms.contexts.iter().map(state).collect()
 }

@@ -1,0 +1,174 @@
+//! The one judge (stage 5): every decision structgate makes. One value against its
+//! context's limits and baseline ([`verdict`]); one file's values with their allowances,
+//! a renamed file's old entries among them ([`file`], shared by `measure --check`,
+//! `baseline refresh` and `gate`); the gate's decisions over all of them (`gate`: which
+//! contexts are judged, the worse of two sandboxes, the overall status); and what a
+//! branch's changes to its own terms do (`review`). Pure: values in, values out.
+
+mod gate;
+mod review;
+
+use serde::Serialize;
+
+use crate::baseline::Allowances;
+use crate::limits::Limits;
+use crate::model::{Language, Metric, UnitValue};
+
+pub use gate::{gate_status, unjudged, worst, GateStatus};
+pub use review::{loosens, tightenable};
+
+/// How one value stands against its context's limits and baseline (SPEC §3, §5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// At or under the limit.
+    Ok,
+    /// Over the limit, within the band: passes, listed.
+    Divergence,
+    /// Past the band, at or under its baseline value: passes silently.
+    Tolerated,
+    /// Past the band and not tolerated: fails.
+    Excess,
+}
+
+impl Status {
+    pub fn key(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Divergence => "divergence",
+            Status::Tolerated => "tolerated",
+            Status::Excess => "excess",
+        }
+    }
+
+    /// Past the band, tolerated or not: what a baseline records.
+    pub fn past_band(self) -> bool {
+        matches!(self, Status::Tolerated | Status::Excess)
+    }
+}
+
+/// A judged value without its names: the metric, the numbers it was judged by, and the
+/// status. JSON: `"metric", "value", "limit", "band", "baseline"` (the status is not
+/// part of SPEC §6's finding).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    pub metric: Metric,
+    pub value: u64,
+    pub limit: u64,
+    pub band: u64,
+    /// The baseline's recorded value for this unit, where there is one.
+    pub baseline: Option<u64>,
+    #[serde(skip)]
+    pub status: Status,
+}
+
+/// A unit's lines, 1-based and inclusive. JSON: `"start_line", "end_line"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Lines {
+    #[serde(rename = "start_line")]
+    pub start: u32,
+    #[serde(rename = "end_line")]
+    pub end: u32,
+}
+
+/// A judged unit (or the file itself): where it is, and its verdict. JSON: SPEC §6's
+/// finding, `{"path", "unit", "metric", "value", "limit", "band", "baseline",
+/// "start_line", "end_line"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub path: String,
+    pub unit: String,
+    #[serde(flatten)]
+    pub verdict: Verdict,
+    #[serde(flatten)]
+    pub lines: Lines,
+}
+
+impl From<&Finding> for Verdict {
+    fn from(f: &Finding) -> Verdict {
+        f.verdict
+    }
+}
+
+impl From<&Verdict> for Verdict {
+    fn from(v: &Verdict) -> Verdict {
+        *v
+    }
+}
+
+/// The verdict on `value` of `metric` given its baseline allowance; `None` when the
+/// metric has no limit.
+pub fn verdict(
+    limits: &Limits,
+    metric: Metric,
+    value: u64,
+    allowance: Option<u64>,
+) -> Option<Verdict> {
+    let limit = limits.limit(metric)?;
+    let band = limits.band(metric)?;
+    let status = if value <= limit {
+        Status::Ok
+    } else if value <= band {
+        Status::Divergence
+    } else if allowance.is_some_and(|allowed| value <= allowed) {
+        Status::Tolerated
+    } else {
+        Status::Excess
+    };
+    Some(Verdict {
+        metric,
+        value,
+        limit,
+        band,
+        baseline: allowance,
+        status,
+    })
+}
+
+/// True when `value` is past the band of `metric` (what `baseline init` records).
+pub fn past_band(limits: &Limits, metric: Metric, value: u64) -> bool {
+    limits.band(metric).is_some_and(|band| value > band)
+}
+
+/// Judges the values of a file (or of several) by `limits`, each with what `allowances`
+/// tolerate for it: its own path's entry and, for a renamed file, its old path's. A value
+/// whose metric has no limit gives no finding.
+pub fn file(limits: &Limits, values: &[UnitValue], allowances: &Allowances) -> Vec<Finding> {
+    values
+        .iter()
+        .filter_map(|v| {
+            let allowance = allowances.get(&v.path, &v.unit, v.metric);
+            Some(Finding {
+                path: v.path.clone(),
+                unit: v.unit.clone(),
+                verdict: verdict(limits, v.metric, v.value, allowance)?,
+                lines: Lines {
+                    start: v.start_line,
+                    end: v.end_line,
+                },
+            })
+        })
+        .collect()
+}
+
+/// True when `limits` limit a metric that applies to files of `language`: a context with
+/// only code limits judges no Markdown (SPEC §8), and the reverse.
+pub fn limits_apply(limits: Option<&Limits>, language: Language) -> bool {
+    limits.is_some_and(|limits| {
+        Metric::ALL
+            .into_iter()
+            .any(|m| m.applies_to(language) && limits.limit(m).is_some())
+    })
+}
+
+/// True when `baseline refresh` would lower or drop the entry that tolerates a judged
+/// value: the value is below the entry (still past the band) or back within its band
+/// (SPEC §6.1 "baseline can tighten").
+pub fn can_tighten(verdict: &Verdict) -> bool {
+    verdict
+        .baseline
+        .is_some_and(|entry| verdict.value < entry || verdict.value <= verdict.band)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,64 @@
+//! What a branch did to its own terms, for the reviewer (SPEC §6.1): whether a change of
+//! a term loosens the terms it is judged by, and whether a judged unit's baseline entry
+//! can tighten that the branch hasn't already tightened.
+
+use super::{can_tighten, Finding};
+use crate::terms::diff::{Term, TermChange, TermValue};
+
+/// Whether a change of a term from `from` to `to` (`None`: that side doesn't have it)
+/// loosens the terms a branch is judged by (SPEC §6.1): a raised or removed limit, a
+/// raised tolerance, a removed `sources` entry or context, one added that takes over
+/// directories another context owned, a removed baseline, an added or raised baseline
+/// entry, `children.require_contract` lowered (true, then unset, then false), and a terms
+/// file that doesn't read. Everything else tightens.
+pub fn loosens(term: &Term, from: Option<&TermValue>, to: Option<&TermValue>) -> bool {
+    let number = |v: Option<&TermValue>, absent: u64| match v {
+        Some(TermValue::Number(n)) => *n,
+        _ => absent,
+    };
+    match term {
+        Term::Limit(_) => number(to, u64::MAX) > number(from, u64::MAX),
+        Term::Tolerance | Term::Entry(_) => number(to, 0) > number(from, 0),
+        Term::Context { taken_from } | Term::Source { taken_from } => {
+            to.is_none() || !taken_from.is_empty()
+        }
+        Term::Baseline => to.is_none(),
+        Term::RequireContract => strictness(to) < strictness(from),
+        Term::Unreadable => true,
+    }
+}
+
+/// How strictly a contract's `children.require_contract` binds the directories below:
+/// an explicit `true` (no descendant may lower it), unset (inherited), `false`.
+fn strictness(value: Option<&TermValue>) -> u8 {
+    match value {
+        Some(TermValue::Flag(true)) => 2,
+        Some(TermValue::Flag(false)) => 0,
+        _ => 1,
+    }
+}
+
+/// True when `baseline refresh` would lower or drop the entry that tolerates `finding`
+/// ([`can_tighten`]) and the branch's own baseline (not applied) doesn't already: a
+/// refresh committed on the branch shows under the terms changed, not here again.
+pub fn tightenable(finding: &Finding, terms_changed: &[TermChange]) -> bool {
+    let v = &finding.verdict;
+    if !can_tighten(v) {
+        return false;
+    }
+    let on_branch = terms_changed.iter().find_map(|c| match &c.term {
+        Term::Entry(key)
+            if key.path == finding.path && key.unit == finding.unit && key.metric == v.metric =>
+        {
+            Some(&c.to)
+        }
+        _ => None,
+    });
+    let done = match on_branch {
+        None => false,
+        Some(None) => true,
+        Some(Some(TermValue::Number(n))) => v.value > v.band && *n <= v.value,
+        Some(Some(_)) => false,
+    };
+    !done
+}

@@ -1,0 +1,136 @@
+use super::*;
+use crate::baseline::{Baseline, EntryKey};
+use crate::terms::diff::{Term, TermValue};
+
+fn limits(function_lines: u64, tolerance: u64) -> Limits {
+    let mut l = Limits::default();
+    l.values.insert(Metric::FunctionLines, function_lines);
+    l.tolerance_percent = tolerance;
+    l
+}
+
+#[test]
+fn band_of_spec_example_ends_at_68() {
+    assert_eq!(limits(55, 25).band(Metric::FunctionLines), Some(68));
+}
+
+#[test]
+fn statuses_at_each_edge() {
+    let l = limits(55, 25);
+    let s = |v, a| verdict(&l, Metric::FunctionLines, v, a).map(|v| v.status);
+    assert_eq!(s(55, None), Some(Status::Ok));
+    assert_eq!(s(56, None), Some(Status::Divergence));
+    assert_eq!(s(68, None), Some(Status::Divergence));
+    assert_eq!(s(69, None), Some(Status::Excess));
+    assert_eq!(s(91, Some(91)), Some(Status::Tolerated));
+    assert_eq!(s(92, Some(91)), Some(Status::Excess));
+    assert_eq!(s(60, Some(91)), Some(Status::Divergence));
+    assert_eq!(verdict(&l, Metric::TypeLines, 1000, None), None);
+}
+
+#[test]
+fn what_loosens_for_every_kind_of_term() {
+    use TermValue::{Flag, Number, Text};
+    let (n, t) = (|v| Some(Number(v)), |v: &str| Some(Text(v.to_string())));
+    let flag = |v| Some(Flag(v));
+    let entry = Term::Entry(crate::baseline::EntryKey {
+        path: "a.rs".to_string(),
+        unit: "f".to_string(),
+        metric: Metric::FunctionLines,
+    });
+    let none: Vec<String> = Vec::new();
+    let taken = vec!["web".to_string()];
+    let cases = [
+        (Term::Limit(Metric::FunctionLines), n(10), n(40), true),
+        (Term::Limit(Metric::FunctionLines), n(40), n(10), false),
+        (Term::Limit(Metric::TypeLines), n(300), None, true),
+        (Term::Limit(Metric::TypeLines), None, n(300), false),
+        (Term::Tolerance, n(20), n(30), true),
+        (Term::Tolerance, n(20), n(0), false),
+        (entry.clone(), None, n(25), true),
+        (entry.clone(), n(20), n(25), true),
+        (entry.clone(), n(25), n(20), false),
+        (entry, n(25), None, false),
+        (
+            Term::Source {
+                taken_from: none.clone(),
+            },
+            t("lib"),
+            None,
+            true,
+        ),
+        (
+            Term::Source {
+                taken_from: none.clone(),
+            },
+            None,
+            t("lib"),
+            false,
+        ),
+        (
+            Term::Source {
+                taken_from: taken.clone(),
+            },
+            None,
+            t("web/x"),
+            true,
+        ),
+        (
+            Term::Context {
+                taken_from: none.clone(),
+            },
+            t("web"),
+            None,
+            true,
+        ),
+        (Term::Context { taken_from: none }, None, t("web"), false),
+        (Term::Context { taken_from: taken }, None, t("src/x"), true),
+        (Term::Baseline, t("2 entries"), None, true),
+        (Term::Baseline, None, t("2 entries"), false),
+        (Term::RequireContract, flag(true), flag(false), true),
+        (Term::RequireContract, flag(true), None, true),
+        (Term::RequireContract, None, flag(false), true),
+        (Term::RequireContract, flag(false), flag(true), false),
+        (Term::RequireContract, flag(false), None, false),
+        (Term::Unreadable, None, t("x.md:1: bad"), true),
+    ];
+    for (term, from, to, expected) in cases {
+        let got = loosens(&term, from.as_ref(), to.as_ref());
+        assert_eq!(got, expected, "{term:?} {from:?} -> {to:?}");
+    }
+}
+
+#[test]
+fn can_tighten_below_the_entry_or_within_the_band() {
+    let l = limits(10, 20);
+    let finding = |value, entry: Option<u64>| {
+        let v = UnitValue {
+            path: "a.rs".to_string(),
+            unit: "f".to_string(),
+            metric: Metric::FunctionLines,
+            value,
+            start_line: 1,
+            end_line: 1,
+        };
+        let key = EntryKey {
+            path: v.path.clone(),
+            unit: v.unit.clone(),
+            metric: v.metric,
+        };
+        let baseline = Baseline {
+            entries: entry.map(|e| (key, e)).into_iter().collect(),
+            ..Baseline::default()
+        };
+        let own = Allowances {
+            own: Some(&baseline),
+            renamed_from: None,
+        };
+        file(&l, &[v], &own).remove(0).verdict
+    };
+    assert!(can_tighten(&finding(15, Some(20))));
+    assert!(can_tighten(&finding(11, Some(20))));
+    assert!(can_tighten(&finding(5, Some(20))));
+    assert!(!can_tighten(&finding(20, Some(20))));
+    assert!(!can_tighten(&finding(25, Some(20))));
+    assert!(!can_tighten(&finding(5, None)));
+}
