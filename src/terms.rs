@@ -2,7 +2,7 @@
 //! `structure-baseline.tsv` — read together from one [`FileSource`]: the working tree for
 //! `measure`, `limits` and `baseline`, the merge-base's tree for `gate` (SPEC §6 step 2).
 
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 
 use crate::baseline::{tsv, Allowances, Baseline};
 use crate::context::{self, Context, Contexts};
@@ -117,8 +117,8 @@ fn load_one(
     let baseline_path = ctx.baseline_path();
     let baseline = match source.read(&baseline_path)? {
         Some(bytes) => {
-            let parsed = tsv::parse(&bytes, &baseline_path)
-                .with_context(|| format!("reading baseline {baseline_path}"))?;
+            // The error names the file and the line.
+            let parsed = tsv::parse(&bytes, &baseline_path)?;
             warnings.extend(parsed.warnings);
             Some(parsed.baseline)
         }

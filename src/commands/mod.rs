@@ -10,7 +10,7 @@ pub mod merge_driver;
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, bail, Context as _, Result};
+use anyhow::{anyhow, Context as _, Result};
 
 use crate::git::Repo;
 use crate::source::WorkTree;
@@ -49,34 +49,41 @@ impl Workspace {
     }
 
     /// A user-given path (relative to `cwd`) as a root-relative path with `/`; an error
-    /// when it does not exist or lies outside the root.
+    /// naming it when it does not exist or lies outside the root.
     pub fn relative(&self, cwd: &Path, path: &Path) -> Result<String> {
-        let joined = if path.is_absolute() {
-            path.to_path_buf()
-        } else {
-            cwd.join(path)
-        };
-        let abs = joined
-            .canonicalize()
-            .with_context(|| format!("{}: no such file or directory", path.display()))?;
-        if !abs.starts_with(&self.root) {
-            bail!(
-                "{} is outside the repository at {}",
-                path.display(),
-                self.root.display()
-            );
-        }
-        crate::relpath::rel_path(&self.root, &abs)
+        self.locate(cwd, path)
+            .map_err(|why| anyhow!("{}{why}", path.display()))
     }
 
     /// `--context DIR` values as root-relative directories.
     pub fn context_dirs(&self, cwd: &Path, dirs: &[PathBuf]) -> Result<Vec<String>> {
         dirs.iter()
             .map(|d| {
-                self.relative(cwd, d)
-                    .map_err(|e| anyhow!("--context {}: {e:#}", d.display()))
+                self.locate(cwd, d)
+                    .map_err(|why| anyhow!("--context {}{why}", d.display()))
             })
             .collect()
+    }
+
+    /// The root-relative path, or what is wrong with it, as words to follow its name:
+    /// `: no such file or directory`, ` is outside the repository at ROOT`.
+    fn locate(&self, cwd: &Path, path: &Path) -> Result<String, String> {
+        let joined = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            cwd.join(path)
+        };
+        let abs = joined.canonicalize().map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => ": no such file or directory".to_string(),
+            _ => format!(": {e}"),
+        })?;
+        if !abs.starts_with(&self.root) {
+            return Err(format!(
+                " is outside the repository at {}",
+                self.root.display()
+            ));
+        }
+        crate::relpath::rel_path(&self.root, &abs).map_err(|_| ": not valid UTF-8".to_string())
     }
 }
 
