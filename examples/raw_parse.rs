@@ -3,9 +3,9 @@
 //! threads like `structgate measure` does — and nothing else. No walk, no units.
 //!
 //! `cargo run --release --example raw_parse -- FILE_LIST` where FILE_LIST holds one path
-//! per line (`.rs`, `.cs`, `.ts` `.mts` `.cts`, `.tsx`, `.js` `.jsx` `.mjs` `.cjs`: each
-//! with the grammar structgate parses it with); prints `parsed N file(s), B byte(s), E
-//! with errors`.
+//! per line (`.rs`, `.cs`, `.ts` `.mts` `.cts`, `.tsx`, `.js` `.jsx` `.mjs` `.cjs`, `.py`,
+//! `.go`, `.java`: each with the grammar structgate parses it with); prints `parsed N
+//! file(s), B byte(s), E with errors`.
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -14,13 +14,16 @@ use rayon::prelude::*;
 use tree_sitter::{Language, Parser};
 
 /// The grammars, in the order of [`grammar_of`]'s indices.
-fn grammars() -> [Language; 5] {
+fn grammars() -> [Language; 8] {
     [
         tree_sitter_rust::LANGUAGE.into(),
         tree_sitter_c_sharp::LANGUAGE.into(),
         tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
         tree_sitter_typescript::LANGUAGE_TSX.into(),
         tree_sitter_javascript::LANGUAGE.into(),
+        tree_sitter_python::LANGUAGE.into(),
+        tree_sitter_go::LANGUAGE.into(),
+        tree_sitter_java::LANGUAGE.into(),
     ]
 }
 
@@ -35,6 +38,9 @@ fn grammar_of(path: &str) -> usize {
         "ts" | "mts" | "cts" => 2,
         "tsx" => 3,
         "js" | "jsx" | "mjs" | "cjs" => 4,
+        "py" => 5,
+        "go" => 6,
+        "java" => 7,
         _ => 1,
     }
 }

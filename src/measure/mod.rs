@@ -299,4 +299,6 @@ fn parse(lang: &Lang, text: &str, timeout: Duration) -> Result<Tree, SkipReason>
 }
 
 #[cfg(test)]
+pub(crate) mod test_support;
+#[cfg(test)]
 mod tests;

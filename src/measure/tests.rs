@@ -1,21 +1,8 @@
 //! Unit tests of `measure_file`, the walk on hostile input, and the debug view.
 
+use super::test_support::{measured, names};
 use super::*;
 use crate::model::{Metric, UnitKind};
-
-fn measured(path: &str, src: &str) -> FileMeasure {
-    match measure_file(path, src.as_bytes(), &Options::default()) {
-        Some(FileOutcome::Measured(m)) => m,
-        other => panic!("{path} not measured: {other:?}"),
-    }
-}
-
-fn names(m: &FileMeasure) -> Vec<(&str, u32, u32)> {
-    m.units
-        .iter()
-        .map(|u| (u.name.as_str(), u.start_line, u.end_line))
-        .collect()
-}
 
 #[test]
 fn other_extensions_are_not_measured() {

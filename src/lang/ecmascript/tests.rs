@@ -1,22 +1,8 @@
 //! Unit tests of TypeScript and JavaScript through the walk: grammars by extension,
 //! decorators, claims, and hostile nesting.
 
-use crate::measure::{dump_tree, measure_file, Options};
-use crate::model::{FileMeasure, FileOutcome};
-
-fn measured(path: &str, src: &str) -> FileMeasure {
-    match measure_file(path, src.as_bytes(), &Options::default()) {
-        Some(FileOutcome::Measured(m)) => m,
-        other => panic!("{path} not measured: {other:?}"),
-    }
-}
-
-fn names(m: &FileMeasure) -> Vec<(&str, u32, u32)> {
-    m.units
-        .iter()
-        .map(|u| (u.name.as_str(), u.start_line, u.end_line))
-        .collect()
-}
+use crate::measure::dump_tree;
+use crate::measure::test_support::{measured, names};
 
 #[test]
 fn tsx_files_parse_with_the_tsx_grammar_and_ts_files_without() {

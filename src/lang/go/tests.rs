@@ -2,21 +2,12 @@
 //! reads it, receiver names, what is no unit, and the debug view.
 
 use super::generated_marker;
+use crate::measure::test_support::{self, names};
 use crate::measure::{dump_tree, measure_file, Options};
 use crate::model::{FileMeasure, FileOutcome};
 
 fn measured(src: &str) -> FileMeasure {
-    match measure_file("a.go", src.as_bytes(), &Options::default()) {
-        Some(FileOutcome::Measured(m)) => m,
-        other => panic!("not measured: {other:?}"),
-    }
-}
-
-fn names(m: &FileMeasure) -> Vec<(&str, u32, u32)> {
-    m.units
-        .iter()
-        .map(|u| (u.name.as_str(), u.start_line, u.end_line))
-        .collect()
+    test_support::measured("a.go", src)
 }
 
 fn marker_line(text: &str) -> Option<usize> {

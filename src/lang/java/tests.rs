@@ -1,21 +1,12 @@
 //! Unit tests of Java through the walk: fields and local variables as scopes, units
 //! without braces, deep nesting and the debug view.
 
+use crate::measure::test_support::{self, names};
 use crate::measure::{dump_tree, measure_file, Options};
 use crate::model::{FileMeasure, FileOutcome};
 
 fn measured(src: &str) -> FileMeasure {
-    match measure_file("A.java", src.as_bytes(), &Options::default()) {
-        Some(FileOutcome::Measured(m)) => m,
-        other => panic!("not measured: {other:?}"),
-    }
-}
-
-fn names(m: &FileMeasure) -> Vec<(&str, u32, u32)> {
-    m.units
-        .iter()
-        .map(|u| (u.name.as_str(), u.start_line, u.end_line))
-        .collect()
+    test_support::measured("A.java", src)
 }
 
 #[test]

@@ -1,22 +1,8 @@
 //! Unit tests of Python through the walk: where units end, decorators, line ends, hostile
 //! nesting and the debug view.
 
-use crate::measure::{dump_tree, measure_file, Options};
-use crate::model::{FileMeasure, FileOutcome};
-
-fn measured(path: &str, src: &str) -> FileMeasure {
-    match measure_file(path, src.as_bytes(), &Options::default()) {
-        Some(FileOutcome::Measured(m)) => m,
-        other => panic!("{path} not measured: {other:?}"),
-    }
-}
-
-fn names(m: &FileMeasure) -> Vec<(&str, u32, u32)> {
-    m.units
-        .iter()
-        .map(|u| (u.name.as_str(), u.start_line, u.end_line))
-        .collect()
-}
+use crate::measure::dump_tree;
+use crate::measure::test_support::{measured, names};
 
 #[test]
 fn a_unit_ends_at_its_last_statement_however_deep_the_comments_sit() {
