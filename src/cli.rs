@@ -170,6 +170,10 @@ pub struct MeasureArgs {
     /// Only files of the context in DIR (repeatable)
     #[arg(long = "context", value_name = "DIR")]
     pub contexts: Vec<PathBuf>,
+    /// Print the syntax tree of FILE instead: each node's kind and lines, and what the walk
+    /// made of it (a unit, a scope, an attribute, a test item, or left alone)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["check", "contexts", "format"])]
+    pub dump_tree: Option<PathBuf>,
     #[command(flatten)]
     pub size: SizeArgs,
 }

@@ -142,6 +142,10 @@ fn options(size: &cli::SizeArgs) -> measure::Options {
 }
 
 fn run_measure(cwd: PathBuf, args: cli::MeasureArgs, console: &Console) -> Result<Exit> {
+    if let Some(file) = &args.dump_tree {
+        console.print(&commands::measure::dump_tree(&cwd, file)?)?;
+        return Ok(Exit::Pass);
+    }
     let request = commands::measure::Request {
         cwd,
         paths: args.paths,

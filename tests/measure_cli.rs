@@ -202,3 +202,48 @@ fn output_is_the_same_bytes_whatever_the_thread_count() {
         }
     }
 }
+
+#[test]
+fn dump_tree_prints_the_syntax_tree_and_what_the_walk_made_of_it() {
+    let s = Scenario::plain();
+    s.write(
+        "src/a.rs",
+        "#[inline]\nfn f() {}\n\n#[cfg(test)]\nmod tests {}\n",
+    );
+    let run = s.run(&["measure", "--dump-tree", "src/a.rs"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "\
+source_file 1-5
+  attribute_item 1-1  ← attribute
+    attribute 1-1  ← ·
+      identifier 1-1 \"inline\"  ← ·
+  function_item 2-2  ← unit function f 1-2; scope f
+    name: identifier 2-2 \"f\"
+    parameters: parameters 2-2  ← left alone
+    body: block 2-2
+  attribute_item 4-4  ← attribute
+    attribute 4-4  ← ·
+      identifier 4-4 \"cfg\"  ← ·
+      arguments: token_tree 4-4  ← ·
+        identifier 4-4 \"test\"  ← ·
+  mod_item 5-5  ← test item 4-5, left out
+    name: identifier 5-5 \"tests\"  ← ·
+    body: declaration_list 5-5  ← ·
+"
+    );
+    assert_eq!(run.stderr, "");
+    let run = s.run(&["-C", "src", "measure", "--dump-tree", "nosuch.rs"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(run.stderr, "error: nosuch.rs: no such file or directory\n");
+    s.write("notes.txt", "text\n");
+    let run = s.run(&["measure", "--dump-tree", "notes.txt"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "error: notes.txt: no syntax tree (not UTF-8, or not a language structgate parses)\n"
+    );
+    let run = s.run(&["measure", "--dump-tree", "src/a.rs", "--check"]);
+    assert_eq!(run.code, 2, "{run:?}");
+}

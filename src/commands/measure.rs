@@ -1,9 +1,9 @@
 //! `structgate measure`: walk → measure → judge each unit by its owning context's terms
 //! (working tree) → a report value.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{anyhow, Result};
 
 use crate::cache::{self, Cache};
 use crate::commands::Workspace;
@@ -114,6 +114,22 @@ fn verdict(
 ) -> Option<Verdict> {
     let allowance = owner.allowances().get(path, unit, metric);
     judge::verdict(owner.limits.as_ref()?, metric, value, allowance)
+}
+
+/// `measure --dump-tree FILE` (`file` relative to `cwd`): the syntax tree of one file and
+/// what the walk made of each node; an error naming the file when it has none.
+pub fn dump_tree(cwd: &Path, file: &Path) -> Result<String> {
+    let bytes = std::fs::read(cwd.join(file)).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => anyhow!("{}: no such file or directory", file.display()),
+        _ => anyhow!("{}: {e}", file.display()),
+    })?;
+    let name = file.to_string_lossy();
+    measure::dump_walk(&name, &bytes).ok_or_else(|| {
+        anyhow!(
+            "{}: no syntax tree (not UTF-8, or not a language structgate parses)",
+            file.display()
+        )
+    })
 }
 
 pub fn run(request: &Request) -> Result<MeasureReport> {

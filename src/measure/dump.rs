@@ -1,6 +1,8 @@
-//! The measurer's debug view (stage 2): the node kinds and line spans tree-sitter saw
-//! in one file, indented by depth, like difftastic's `--dump-ts`, so a user can see why
-//! a unit has the lines it has.
+//! The measurer's debug view (stage 2): the syntax tree tree-sitter made of one file,
+//! each named node's kind and lines indented by depth, like difftastic's `--dump-ts`,
+//! and, for `measure --dump-tree`, what the walk made of each node, so a user can see why
+//! a unit has the lines it has. The same pre-order walk as the measurer's, with the
+//! measurer's own walker riding along.
 
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -9,7 +11,8 @@ use tree_sitter::Node;
 
 use super::lines::{parser_text, strip_bom};
 use super::parse;
-use crate::lang::{end_line, start_line, Lang};
+use super::syntax_walk::{preorder, Visit, Walker};
+use crate::lang::{end_line, start_line, Lang, Role};
 
 /// The longest leaf text shown.
 const SHOWN_TEXT: usize = 40;
@@ -17,36 +20,154 @@ const SHOWN_TEXT: usize = 40;
 const SHOWN_DEPTH: usize = 64;
 
 /// One line per named node: `field: kind start-end`, leaves with their text, ERROR and
-/// MISSING marked. `None` when the path is not a parsed language (not Markdown), the file is not
-/// UTF-8, or the parser gives no tree.
+/// MISSING marked. `None` when the path is not a parsed language (not Markdown), the file
+/// is not UTF-8, or the parser gives no tree.
 pub fn dump_tree(path: &str, bytes: &[u8]) -> Option<String> {
+    dump(path, bytes, false)
+}
+
+/// [`dump_tree`], each line followed by what the walk made of the node: `unit function
+/// Parser::new 3-9`, `scope Parser`, `attribute`, `test item 12-40, left out`, `left
+/// alone` (the walk does not look inside), `comment`, `syntax error`; nodes inside one
+/// the walk left alone are marked `·`. The top-level statements' unit (C#) ends it.
+pub fn dump_walk(path: &str, bytes: &[u8]) -> Option<String> {
+    dump(path, bytes, true)
+}
+
+fn dump(path: &str, bytes: &[u8], walked: bool) -> Option<String> {
     let lang = Lang::for_path(path)?;
-    let src = strip_bom(bytes);
-    let text = std::str::from_utf8(src).ok()?;
+    let text = std::str::from_utf8(strip_bom(bytes)).ok()?;
     let parsed = parser_text(lang, text);
     let tree = parse(lang, &parsed, Duration::ZERO).ok()?;
     let src = parsed.as_bytes();
-    let mut out = String::new();
-    let mut cursor = tree.walk();
-    let mut depth = 0usize;
-    loop {
-        let node = cursor.node();
+    let mut dump = Dump {
+        src,
+        out: String::new(),
+        walk: walked.then(|| Traced {
+            lang,
+            walker: Walker::new(lang, &tree, src),
+            left_alone: None,
+        }),
+    };
+    preorder(&tree, &mut dump);
+    if let Some(traced) = dump.walk {
+        entry_point(&mut dump.out, traced);
+    }
+    Some(dump.out)
+}
+
+/// The dump under way: its lines and, for [`dump_walk`], the measurer's walker.
+struct Dump<'a, 't> {
+    src: &'a [u8],
+    out: String,
+    walk: Option<Traced<'a, 't>>,
+}
+
+/// The measurer's walker, and the depth of the node it last left alone.
+struct Traced<'a, 't> {
+    lang: &'a Lang,
+    walker: Walker<'a, 't>,
+    left_alone: Option<usize>,
+}
+
+impl<'t> Visit<'t> for Dump<'_, 't> {
+    fn enter(&mut self, node: Node<'t>, depth: usize, field: Option<&'static str>) -> Option<bool> {
+        let made = match &mut self.walk {
+            Some(traced) => traced.enter(node, depth),
+            None => None,
+        };
         if node.is_named() || node.is_missing() {
-            dump_line(&mut out, depth, cursor.field_name(), node, src);
-        }
-        if cursor.goto_first_child() {
-            depth += 1;
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
+            dump_line(&mut self.out, depth, field, node, self.src);
+            if let Some(made) = made.filter(|m| !m.is_empty()) {
+                let _ = write!(self.out, "  ← {made}");
             }
-            if !cursor.goto_parent() {
-                return Some(out);
-            }
-            depth = depth.saturating_sub(1);
+            self.out.push('\n');
         }
+        Some(true)
+    }
+
+    fn leave(&mut self, depth: usize) {
+        if let Some(traced) = &mut self.walk {
+            if traced.left_alone.is_none_or(|d| depth <= d) {
+                traced.walker.leave(depth);
+            }
+        }
+    }
+}
+
+impl<'t> Traced<'_, 't> {
+    /// Visits a node as the measurer does, unless it lies inside one the walk left
+    /// alone; says what the walk made of it.
+    fn enter(&mut self, node: Node<'t>, depth: usize) -> Option<String> {
+        match self.left_alone {
+            Some(d) if depth > d => return Some("·".to_string()),
+            _ => self.left_alone = None,
+        }
+        let w = &self.walker;
+        let before = (w.out.units.len(), w.scopes.len(), w.out.test_spans.len());
+        let errors = w.out.error_lines.len();
+        let claimed = w.is_claimed(node);
+        let descend = Visit::enter(&mut self.walker, node, depth, None)?;
+        let w = &self.walker;
+        let error = w.out.error_lines.len() > errors;
+        let mut made = role_note(self.lang, node, error);
+        for unit in &w.out.units[before.0..] {
+            let kind = unit.kind.key();
+            made.push(format!(
+                "unit {kind} {} {}-{}",
+                unit.name, unit.start_line, unit.end_line
+            ));
+        }
+        made.extend(
+            w.scopes[before.1..]
+                .iter()
+                .map(|s| format!("scope {}", s.segment)),
+        );
+        for (start, end) in &w.out.test_spans[before.2..] {
+            made.push(format!("test item {start}-{end}, left out"));
+        }
+        if claimed && made.is_empty() {
+            made.push("bound: named by its binding".to_string());
+        }
+        if !descend && node.child_count() > 0 {
+            if made.is_empty() {
+                made.push("left alone".to_string());
+            }
+            self.left_alone = Some(depth);
+        }
+        Some(made.join("; "))
+    }
+}
+
+/// What a node's role says of it, where its role makes nothing else: an attribute, a
+/// decorator, a comment; and a syntax error.
+fn role_note(lang: &Lang, node: Node, error: bool) -> Vec<String> {
+    let mut notes = Vec::new();
+    match lang.role(node) {
+        Role::Attribute => notes.push("attribute".to_string()),
+        Role::Decorator => notes.push("decorator".to_string()),
+        Role::Comment => notes.push("comment".to_string()),
+        _ => {}
+    }
+    if error {
+        notes.push("syntax error".to_string());
+    }
+    notes
+}
+
+/// The unit the walk makes of the top-level statements (C#), when there are any.
+fn entry_point(out: &mut String, traced: Traced) {
+    let before = traced.walker.out.units.len();
+    let walked = traced.walker.finish();
+    for unit in &walked.units[before..] {
+        let _ = writeln!(
+            out,
+            "top-level statements  ← unit {} {} {}-{}",
+            unit.kind.key(),
+            unit.name,
+            unit.start_line,
+            unit.end_line
+        );
     }
 }
 
@@ -76,5 +197,7 @@ fn dump_line(out: &mut String, depth: usize, field: Option<&str>, node: Node, sr
         }
         let _ = write!(out, " {shown:?}");
     }
-    out.push('\n');
 }
+
+#[cfg(test)]
+mod tests;

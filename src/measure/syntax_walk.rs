@@ -56,9 +56,9 @@ struct AttributeRun {
     test: bool,
 }
 
-struct Scope {
+pub(super) struct Scope {
     depth: usize,
-    segment: String,
+    pub(super) segment: String,
 }
 
 /// Where a byte (or a two-byte pattern) occurs in a file, to ask of any node whether its
@@ -98,7 +98,7 @@ impl Marks {
     }
 }
 
-struct Walker<'a, 't> {
+pub(super) struct Walker<'a, 't> {
     lang: &'a Lang,
     src: &'a [u8],
     /// Every one of the language's unit marks (`{`, and `=>` in TypeScript and JavaScript) in the file.
@@ -107,7 +107,7 @@ struct Walker<'a, 't> {
     comment_opens: Marks,
     /// False when the whole tree is free of ERROR and MISSING nodes.
     errors: bool,
-    scopes: Vec<Scope>,
+    pub(super) scopes: Vec<Scope>,
     /// The node being visited at each depth, the root first.
     path: Vec<Node<'t>>,
     /// Value nodes a binding claimed, with the binder's depth: not declared again.
@@ -120,59 +120,94 @@ struct Walker<'a, 't> {
     entry: Option<(Point, Point)>,
     /// A node that ends the top-level statements was seen.
     entry_ended: bool,
-    out: Walked,
+    pub(super) out: Walked,
 }
 
-/// Walks `tree` once and collects what SPEC §4 measures.
-pub fn walk(lang: &Lang, tree: &Tree, src: &[u8]) -> Walked {
-    let comment_opens = match lang.comment_directive_line {
-        Some(_) => Marks::of(src, b"/*"),
-        None => Marks::default(),
-    };
-    let mut walker = Walker {
-        lang,
-        src,
-        unit_marks: Marks::of_any(src, lang.unit_marks),
-        comment_opens,
-        errors: tree.root_node().has_error(),
-        scopes: Vec::new(),
-        path: Vec::new(),
-        claimed: Vec::new(),
-        runs: vec![AttributeRun::default()],
-        name_bytes: 0,
-        entry: None,
-        entry_ended: false,
-        out: Walked::default(),
-    };
+/// Told of each node of a tree by [`preorder`]: on the way down, and on the way back up.
+pub(super) trait Visit<'t> {
+    /// A node at `depth` (the root is 0), under the parent's field `field`; says whether
+    /// to go into its children, or `None` to end the walk.
+    fn enter(&mut self, node: Node<'t>, depth: usize, field: Option<&'static str>) -> Option<bool>;
+    /// The walk leaves the node at `depth`: its children, if entered, are done.
+    fn leave(&mut self, depth: usize);
+}
+
+/// The one pre-order walk over a tree, for the measurer and the debug view alike: a
+/// `TreeCursor` moved down, across and up, so deep nesting cannot overflow the stack.
+pub(super) fn preorder<'t>(tree: &'t Tree, visit: &mut impl Visit<'t>) {
     let mut cursor = tree.walk();
     let mut depth = 0usize;
     loop {
-        if walker.out.names_over_budget {
-            return walker.finish();
-        }
-        let descend = walker.enter(cursor.node(), depth);
+        let Some(descend) = visit.enter(cursor.node(), depth, cursor.field_name()) else {
+            return;
+        };
         if descend && cursor.goto_first_child() {
             depth += 1;
-            walker.runs.push(AttributeRun::default());
             continue;
         }
         loop {
-            walker.leave(depth);
+            visit.leave(depth);
             if cursor.goto_next_sibling() {
                 break;
             }
             if !cursor.goto_parent() {
-                return walker.finish();
+                return;
             }
-            walker.runs.pop();
             depth = depth.saturating_sub(1);
+        }
+    }
+}
+
+/// Walks `tree` once and collects what SPEC §4 measures.
+pub fn walk(lang: &Lang, tree: &Tree, src: &[u8]) -> Walked {
+    let mut walker = Walker::new(lang, tree, src);
+    preorder(tree, &mut walker);
+    walker.finish()
+}
+
+impl<'t> Visit<'t> for Walker<'_, 't> {
+    fn enter(&mut self, node: Node<'t>, depth: usize, _: Option<&'static str>) -> Option<bool> {
+        if self.out.names_over_budget {
+            return None;
+        }
+        // One run of attributes per level: the siblings being visited at each depth.
+        self.runs.truncate(depth + 1);
+        self.runs.resize_with(depth + 1, AttributeRun::default);
+        Some(Walker::enter(self, node, depth))
+    }
+
+    fn leave(&mut self, depth: usize) {
+        Walker::leave(self, depth);
+    }
+}
+
+impl<'a, 't> Walker<'a, 't> {
+    pub(super) fn new(lang: &'a Lang, tree: &Tree, src: &'a [u8]) -> Walker<'a, 't> {
+        let comment_opens = match lang.comment_directive_line {
+            Some(_) => Marks::of(src, b"/*"),
+            None => Marks::default(),
+        };
+        Walker {
+            lang,
+            src,
+            unit_marks: Marks::of_any(src, lang.unit_marks),
+            comment_opens,
+            errors: tree.root_node().has_error(),
+            scopes: Vec::new(),
+            path: Vec::new(),
+            claimed: Vec::new(),
+            runs: Vec::new(),
+            name_bytes: 0,
+            entry: None,
+            entry_ended: false,
+            out: Walked::default(),
         }
     }
 }
 
 impl<'t> Walker<'_, 't> {
     /// Visits a node; returns whether to descend into it.
-    fn enter(&mut self, node: Node<'t>, depth: usize) -> bool {
+    pub(super) fn enter(&mut self, node: Node<'t>, depth: usize) -> bool {
         if self.errors && (node.is_error() || node.is_missing()) {
             self.out.error_lines.push(start_line(node.start_position()));
         }
@@ -383,7 +418,7 @@ impl<'t> Walker<'_, 't> {
 
     /// The walk's findings, with the entry point's unit when there were top-level
     /// statements.
-    fn finish(mut self) -> Walked {
+    pub(super) fn finish(mut self) -> Walked {
         let entry = self.lang.entry_point.as_ref().zip(self.entry);
         if let Some((entry, (start, end))) = entry {
             self.out.units.push(Unit {
@@ -397,7 +432,7 @@ impl<'t> Walker<'_, 't> {
     }
 
     /// Leaves the node at `depth`: the scopes it opened close, its claims end.
-    fn leave(&mut self, depth: usize) {
+    pub(super) fn leave(&mut self, depth: usize) {
         while self.scopes.last().is_some_and(|s| s.depth >= depth) {
             self.scopes.pop();
         }
@@ -412,6 +447,11 @@ impl<'t> Walker<'_, 't> {
         }
         let last = self.runs.len() - 1;
         &mut self.runs[last]
+    }
+
+    /// Whether a binding claimed `node`: its own name gives way to the binding's.
+    pub(super) fn is_claimed(&self, node: Node) -> bool {
+        self.claimed.iter().any(|&(_, id)| id == node.id())
     }
 }
 
