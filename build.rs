@@ -1,12 +1,18 @@
 //! Stamps the measurement cache's version (src/cache): a digest of the measurer's source
-//! (src/measure, src/lang, src/model.rs, src/reason) and the locked versions of the
-//! tree-sitter crates, so a cache written by a build that could measure differently is
-//! never read.
+//! (src/measure, src/lang, src/model.rs, src/reason, src/lines.rs) and the locked
+//! versions of the tree-sitter crates, so a cache written by a build that could measure
+//! differently is never read.
 
 use std::hash::Hasher as _;
 use std::path::Path;
 
-const MEASURER: [&str; 4] = ["src/measure", "src/lang", "src/model.rs", "src/reason"];
+const MEASURER: [&str; 5] = [
+    "src/measure",
+    "src/lang",
+    "src/model.rs",
+    "src/reason",
+    "src/lines.rs",
+];
 const GRAMMARS: [&str; 8] = [
     "tree-sitter",
     "tree-sitter-c-sharp",

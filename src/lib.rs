@@ -15,6 +15,7 @@ pub mod git;
 pub mod judge;
 pub mod lang;
 pub mod limits;
+pub mod lines;
 pub mod measure;
 pub mod model;
 pub mod reason;

@@ -49,6 +49,13 @@ pub struct Terms {
 }
 
 impl Terms {
+    /// What reading them warned of: the readers' warnings (duplicate baseline entries,
+    /// links not followed), then each context's unknown Limits keys (SPEC §3).
+    pub fn all_warnings(&self) -> Vec<String> {
+        let unknown = self.contexts.iter().flat_map(|c| c.unknown_keys.iter());
+        self.warnings.iter().chain(unknown).cloned().collect()
+    }
+
     /// The terms of the context that owns `path`.
     pub fn owner(&self, path: &str) -> Option<&ContextTerms> {
         Some(&self.contexts[self.owner_index(path)?])

@@ -64,7 +64,7 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
 pub fn check_aliases(text: &str) -> Result<(), YamlError> {
     let mut count = 0usize;
     let mut first_line = None;
-    for (index, line) in crate::measure::lines(text).enumerate() {
+    for (index, line) in crate::lines::lines(text).enumerate() {
         let hits = alias_like_tokens(line);
         if hits > 0 && first_line.is_none() {
             first_line = Some(index + 1);
@@ -328,7 +328,7 @@ pub fn read_flat(text: &str) -> Result<FlatDoc, YamlError> {
 
 /// The 1-based line of the first line holding something other than a comment.
 pub fn first_content_line(text: &str) -> usize {
-    crate::measure::lines(text)
+    crate::lines::lines(text)
         .position(|l| {
             let t = l.trim();
             !t.is_empty() && !t.starts_with('#')
@@ -339,7 +339,7 @@ pub fn first_content_line(text: &str) -> usize {
 /// Block-style keys at column 0, each with the 1-based lines it appears on.
 fn key_lines(text: &str) -> HashMap<String, VecDeque<usize>> {
     let mut out: HashMap<String, VecDeque<usize>> = HashMap::new();
-    for (index, line) in crate::measure::lines(text).enumerate() {
+    for (index, line) in crate::lines::lines(text).enumerate() {
         if let Some(key) = column0_key(line) {
             out.entry(key).or_default().push_back(index + 1);
         }

@@ -60,24 +60,34 @@ fn pick<T: Ord + Clone>(base: Option<&T>, ours: Option<&T>, theirs: Option<&T>) 
     }
 }
 
+/// The three-way choice for a whole header line: agreed, changed on one side only, or
+/// present on one side only; `Err` with both sides when each changed it its own way.
+fn one_side<'a, T: PartialEq + Clone>(
+    base: &Option<T>,
+    ours: &'a Option<T>,
+    theirs: &'a Option<T>,
+) -> Result<Option<T>, (&'a T, &'a T)> {
+    if ours == theirs || theirs == base {
+        return Ok(ours.clone());
+    }
+    if ours == base {
+        return Ok(theirs.clone());
+    }
+    match (ours, theirs) {
+        (Some(a), Some(b)) => Err((a, b)),
+        (a, b) => Ok(a.clone().or_else(|| b.clone())),
+    }
+}
+
 fn merge_measured_with(
     base: &Baseline,
     ours: &Baseline,
     theirs: &Baseline,
 ) -> Option<BTreeMap<String, u64>> {
-    let (o, a, b) = (
-        &base.measured_with,
-        &ours.measured_with,
-        &theirs.measured_with,
-    );
-    if a == b || b == o {
-        return a.clone();
-    }
-    if a == o {
-        return b.clone();
-    }
-    let (Some(a), Some(b)) = (a, b) else {
-        return a.clone().or_else(|| b.clone());
+    let o = &base.measured_with;
+    let (a, b) = match one_side(o, &ours.measured_with, &theirs.measured_with) {
+        Ok(line) => return line,
+        Err(both) => both,
     };
     let empty = BTreeMap::new();
     let o = o.as_ref().unwrap_or(&empty);
@@ -90,15 +100,10 @@ fn merge_measured_with(
 }
 
 fn merge_owned(base: &Baseline, ours: &Baseline, theirs: &Baseline) -> Option<Vec<String>> {
-    let (o, a, b) = (&base.owned, &ours.owned, &theirs.owned);
-    if a == b || b == o {
-        return a.clone();
-    }
-    if a == o {
-        return b.clone();
-    }
-    let (Some(a), Some(b)) = (a, b) else {
-        return a.clone().or_else(|| b.clone());
+    let o = &base.owned;
+    let (a, b) = match one_side(o, &ours.owned, &theirs.owned) {
+        Ok(line) => return line,
+        Err(both) => both,
     };
     let o: BTreeSet<&String> = o.iter().flatten().collect();
     let (a, b): (BTreeSet<&String>, BTreeSet<&String>) = (a.iter().collect(), b.iter().collect());

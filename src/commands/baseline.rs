@@ -13,7 +13,7 @@ use crate::commands::Workspace;
 use crate::measure::{self, Options};
 use crate::model::{FileOutcome, UnitValue};
 use crate::source::FileSource;
-use crate::terms::{self, ContextTerms, Terms};
+use crate::terms::{ContextTerms, Terms};
 use crate::Exit;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,12 +92,8 @@ pub fn run(request: &Request) -> Result<BaselineReport> {
 /// [`run`], telling `progress` of each file measured.
 pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<BaselineReport> {
     let ws = Workspace::open(&request.cwd)?;
-    let restrict = ws.context_dirs(&request.cwd, &request.contexts)?;
-    let terms = terms::load(&ws.tree, &ws.repo_name, &restrict)?;
-    let mut warnings = terms.warnings.clone();
-    for ctx in &terms.contexts {
-        warnings.extend(ctx.unknown_keys.iter().cloned());
-    }
+    let (terms, _) = ws.terms(&request.cwd, &request.contexts)?;
+    let mut warnings = terms.all_warnings();
     let cache = Cache::open_for_tree(ws.repo.as_ref(), request.cache);
     let measured = measure_owned(
         &ws,

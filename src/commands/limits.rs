@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 
 use crate::commands::Workspace;
-use crate::terms::{self, Terms};
+use crate::terms::Terms;
 
 pub struct Request {
     pub cwd: PathBuf,
@@ -15,8 +15,7 @@ pub struct Request {
 
 pub fn run(request: &Request) -> Result<Terms> {
     let ws = Workspace::open(&request.cwd)?;
-    let restrict = ws.context_dirs(&request.cwd, &request.contexts)?;
-    let terms = terms::load(&ws.tree, &ws.repo_name, &restrict)?;
+    let (terms, _) = ws.terms(&request.cwd, &request.contexts)?;
     let unknown: Vec<&String> = terms
         .contexts
         .iter()

@@ -11,7 +11,7 @@ use crate::judge::{self, Finding, Status, Verdict};
 use crate::measure::{self, Options};
 use crate::model::{FileMeasure, FileOutcome, LeftOutReason, Metric, SkipReason};
 use crate::reason::FileReason;
-use crate::terms::{self, ContextTerms, Terms};
+use crate::terms::{ContextTerms, Terms};
 use crate::Exit;
 
 /// What `measure` was asked.
@@ -139,8 +139,7 @@ pub fn run(request: &Request) -> Result<MeasureReport> {
 /// [`run`], telling `progress` of each file measured.
 pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<MeasureReport> {
     let ws = Workspace::open(&request.cwd)?;
-    let restrict = ws.context_dirs(&request.cwd, &request.contexts)?;
-    let terms = terms::load(&ws.tree, &ws.repo_name, &restrict)?;
+    let (terms, restrict) = ws.terms(&request.cwd, &request.contexts)?;
     let mut targets = Vec::new();
     for path in &request.paths {
         targets.push(ws.relative(&request.cwd, path)?);
@@ -149,13 +148,10 @@ pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<M
     let outcomes =
         measure::measure_tree_with(&ws.root, &targets, &request.options, progress, &cache)?;
     let mut report = MeasureReport {
-        warnings: terms.warnings.clone(),
+        warnings: terms.all_warnings(),
         cache: cache.finish(),
         ..MeasureReport::default()
     };
-    for ctx in &terms.contexts {
-        report.warnings.extend(ctx.unknown_keys.iter().cloned());
-    }
     for outcome in outcomes {
         match outcome {
             FileOutcome::Measured(m) => add_file(&mut report, &terms, !restrict.is_empty(), m),

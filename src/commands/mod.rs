@@ -14,6 +14,7 @@ use anyhow::{anyhow, Context as _, Result};
 
 use crate::git::Repo;
 use crate::source::WorkTree;
+use crate::terms::{self, Terms};
 
 /// Where a command runs: the repository's working tree (or, outside git, the current
 /// directory), and the git repository when there is one.
@@ -53,6 +54,14 @@ impl Workspace {
     pub fn relative(&self, cwd: &Path, path: &Path) -> Result<String> {
         self.locate(cwd, path)
             .map_err(|why| anyhow!("{}{why}", path.display()))
+    }
+
+    /// The terms of the working tree, of the contexts `--context DIR` names (all without
+    /// one), and those directories.
+    pub fn terms(&self, cwd: &Path, contexts: &[PathBuf]) -> Result<(Terms, Vec<String>)> {
+        let restrict = self.context_dirs(cwd, contexts)?;
+        let terms = terms::load(&self.tree, &self.repo_name, &restrict)?;
+        Ok((terms, restrict))
     }
 
     /// `--context DIR` values as root-relative directories.

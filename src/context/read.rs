@@ -138,7 +138,7 @@ impl Located<'_> {
         if entry.is_empty() {
             return None;
         }
-        crate::measure::lines(self.text)
+        crate::lines::lines(self.text)
             .position(|line| line.contains(entry))
             .map(|i| i + 1)
     }

@@ -81,7 +81,7 @@ pub fn parse(bytes: &[u8]) -> Parsed {
     let text = match std::str::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {
-            let line = crate::measure::line_of(bytes, e.valid_up_to());
+            let line = crate::lines::line_of(bytes, e.valid_up_to());
             return Parsed::Invalid {
                 line,
                 detail: "not UTF-8 (this line holds the first byte that isn't)".to_string(),

@@ -199,7 +199,7 @@ fn children(text: &str, children_line: usize, contract: &mut Contract) {
 /// The YAML line of `key` inside the block below `children` (its line when the key is
 /// written in flow style or can't be found).
 fn nested_line(text: &str, children_line: usize, key: &str) -> usize {
-    let below = crate::measure::lines(text).enumerate().skip(children_line);
+    let below = crate::lines::lines(text).enumerate().skip(children_line);
     for (index, line) in below {
         let body = line.trim_start();
         if body.is_empty() || body.starts_with('#') {

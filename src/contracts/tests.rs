@@ -30,13 +30,7 @@ fn source(files: &[(&str, &str)]) -> MemorySource {
 }
 
 fn line(f: &Finding) -> String {
-    format!(
-        "{} {}: {} (governed by {})",
-        f.class.key(),
-        f.directory,
-        f.detail,
-        f.governed_by
-    )
+    crate::report::contracts::finding_line(f)
 }
 
 /// Checks every directory of the working tree `files` (plus symbolic links `links`).

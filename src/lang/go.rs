@@ -147,7 +147,7 @@ pub fn generated_marker(text: &str) -> Option<(&'static str, usize)> {
             .is_some_and(|&b| b == b'_' || b.is_ascii_alphanumeric() || b >= 0x80);
     found
         .filter(|_| clause)
-        .map(|offset| (MARKER, crate::measure::line_of(bytes, offset)))
+        .map(|offset| (MARKER, crate::lines::line_of(bytes, offset)))
 }
 
 /// The offset of the first line of the comment `text[from..to]` that is Go's marker.

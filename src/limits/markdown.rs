@@ -5,7 +5,7 @@
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
 use super::Origin;
-use crate::measure::LineIndex;
+use crate::lines::LineIndex;
 
 /// The text of one yaml fence and the file line of its first line.
 #[derive(Debug, Clone, PartialEq, Eq)]

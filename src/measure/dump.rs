@@ -9,10 +9,11 @@ use std::time::Duration;
 
 use tree_sitter::Node;
 
-use super::lines::{parser_text, strip_bom};
 use super::parse;
+use super::parser_text::parser_text;
 use super::syntax_walk::{preorder, Visit, Walker};
 use crate::lang::{end_line, start_line, Lang, Role};
+use crate::lines::strip_bom;
 
 /// The longest leaf text shown.
 const SHOWN_TEXT: usize = 40;

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
-use super::lines::LineIndex;
+use crate::lines::LineIndex;
 
 /// One `@PATH` token as written in a document.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use super::imports::{scan, ImportRef, MAX_IMPORTS};
-use super::lines::{counted_bytes, strip_bom};
+use crate::lines::{counted_bytes, strip_bom};
 use crate::model::{Language, Loaded};
 use crate::source::{Entry, FileSource};
 

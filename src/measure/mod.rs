@@ -7,8 +7,8 @@
 mod dirs;
 mod dump;
 mod imports;
-mod lines;
 mod loaded;
+mod parser_text;
 mod rules;
 mod syntax_walk;
 
@@ -20,10 +20,10 @@ use tree_sitter::{ParseOptions, ParseState, Parser, Tree};
 use crate::lang::Lang;
 use crate::model::{FileMeasure, FileOutcome, Language, LeftOutReason, SkipReason, Unit};
 
+pub use crate::lines::{count_lines, counted_bytes, line_of, lines, LineIndex};
 pub use dirs::{list_measured, measure_tree, measure_tree_with, NoProgress, Progress};
 pub use dump::{dump_tree, dump_walk};
 pub use imports::{scan as scan_imports, ImportRef};
-pub use lines::{count_lines, counted_bytes, line_of, lines, LineIndex};
 pub use loaded::{resolve as resolve_import, Imports, MAX_HOPS};
 pub use rules::generated_header;
 
@@ -115,7 +115,7 @@ pub fn measure_file(path: &str, bytes: &[u8], options: &Options) -> Option<FileO
         };
         return Some(skipped(path, reason));
     }
-    let body = lines::strip_bom(bytes);
+    let body = crate::lines::strip_bom(bytes);
     if options.honour_generated_header {
         if let Some(reason) = rules::left_out_by_header(path, body) {
             return Some(left_out(path, reason));
@@ -188,7 +188,7 @@ fn measure_text(
 ) -> Result<FileMeasure, SkipReason> {
     let no_grammar = || SkipReason::Unreadable("no grammar for the language".into());
     let lang = Lang::for_path(path).ok_or_else(no_grammar)?;
-    let parsed = lines::parser_text(lang, text);
+    let parsed = parser_text::parser_text(lang, text);
     let tree = parse(lang, &parsed, timeout)?;
     let walked = syntax_walk::walk(lang, &tree, parsed.as_bytes());
     if walked.names_over_budget {
@@ -204,7 +204,7 @@ fn measure_text(
     Ok(FileMeasure {
         path: path.to_string(),
         language,
-        lines: total - lines::covered_lines(&walked.test_spans, total),
+        lines: total - crate::lines::covered_lines(&walked.test_spans, total),
         types: walked.types,
         units,
         warnings,

@@ -19,7 +19,7 @@ pub const MAX_DEPTH: usize = 64;
 /// that does.
 pub fn check_depth(text: &str) -> Result<(), YamlError> {
     let mut scan = Scan::default();
-    for (index, line) in crate::measure::lines(text).enumerate() {
+    for (index, line) in crate::lines::lines(text).enumerate() {
         if scan.line(line.as_bytes()) > MAX_DEPTH {
             return Err(YamlError {
                 line: Some(index + 1),

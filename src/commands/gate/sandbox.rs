@@ -31,7 +31,7 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
     let mut sandbox = Sandbox {
         base: Some((base.clone(), via)),
         contexts: context_states(&terms),
-        warnings: terms_warnings(&terms),
+        warnings: terms.all_warnings(),
         ..Sandbox::default()
     };
     let judged = terms.contexts.iter().any(|c| judge::unjudged(c).is_none());
@@ -91,15 +91,6 @@ fn list_changes(
             None
         }
     }
-}
-
-/// Reading warnings and unknown Limits keys at the base: warnings, not errors (SPEC §3).
-fn terms_warnings(terms: &Terms) -> Vec<String> {
-    let unknown = terms
-        .contexts
-        .iter()
-        .flat_map(|c| c.unknown_keys.iter().cloned());
-    terms.warnings.iter().cloned().chain(unknown).collect()
 }
 
 fn context_states(terms: &Terms) -> Vec<ContextState> {
