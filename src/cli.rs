@@ -208,7 +208,10 @@ pub struct GateArgs {
     /// Working trees of one repository to judge together (default: the current one)
     #[arg(value_name = "DIR")]
     pub sandboxes: Vec<PathBuf>,
-    /// A base to take the merge-base with (repeatable, tried in order)
+    /// A base to take the merge-base with (repeatable, tried in order; a list none of
+    /// which names a commit is an error). Default, in order: origin/HEAD, origin/main,
+    /// origin/master, main, master, skipping the current branch and its own
+    /// remote-tracking ref
     #[arg(long = "base", value_name = "REV")]
     pub bases: Vec<String>,
     /// The commit the run started on: the base is never newer (it is REV when the
@@ -218,9 +221,11 @@ pub struct GateArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = GateFormat::Text)]
     pub format: GateFormat,
-    /// Also write Markdown for the pull request to FILE: the divergences, and where there
-    /// are any the excesses, directory contract findings, terms changed on this branch
-    /// (not applied) and baseline entries that can tighten
+    /// Also write Markdown for the pull request to FILE: the status line (passed, failed,
+    /// or not judged and why), then, each where there are any, the excesses, unmeasurable
+    /// files, directory contract findings, the divergences (when anything was judged),
+    /// renamed, left-out and skipped files, terms changed on this branch (not applied) and
+    /// baseline entries that can tighten
     #[arg(long, value_name = "FILE")]
     pub pr_summary: Option<PathBuf>,
     /// Exit 1 when the change could not be judged

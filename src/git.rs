@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, bail, Context as _, Result};
 use gix::ObjectId;
 
-pub use base::BaseResolution;
+pub use base::{BaseOutcome, BaseResolution, BaseTrial};
 pub use commit_tree::TreeSource;
 pub use index::{blob_id, BlobId, IndexIds};
 pub use staged::IndexSource;

@@ -47,15 +47,15 @@ fn a_shallow_clone_says_why_it_is_not_judged_and_how_to_fix_it() {
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
         run.stdout,
-        "structure not judged: no comparable base: no merge-base of HEAD with origin/HEAD, \
-         origin/main, origin/master, main, master in this shallow clone: fetch the base \
+        "structure not judged: no comparable base: no base found: origin/HEAD, origin/main, \
+         origin/master, main, master name no commit in this shallow clone: fetch the base \
          branch and the history down to the merge-base (`git fetch --unshallow origin \
-         main:refs/remotes/origin/main`; in GitHub Actions, `fetch-depth: 0` in \
+         BRANCH:refs/remotes/origin/BRANCH`; in GitHub Actions, `fetch-depth: 0` in \
          actions/checkout)\n"
     );
     let required = s.run_in(&dir, &["gate", "--require-judged"]);
     assert_eq!(required.code, 1);
-    // The fix the message names works.
+    // The fix the message names works, with the base branch for BRANCH.
     git_in(
         &s,
         &dir,
@@ -80,13 +80,13 @@ fn a_shallow_clone_with_an_explicit_base_names_that_branch() {
     let s = origin();
     let dir = clone(&s, &["--depth", "1", "--branch", "feature"]);
     let run = s.run_in(&dir, &["gate", "--base", "origin/develop"]);
-    assert!(
-        run.stdout.ends_with(
-            "(`git fetch --unshallow origin develop:refs/remotes/origin/develop`; in GitHub \
-             Actions, `fetch-depth: 0` in actions/checkout)\n"
-        ),
-        "{}",
-        run.stdout
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "error: --base origin/develop does not resolve: no branch, tag or commit of that name \
+         in this shallow clone (a remote branch is fetched first, with the history down to \
+         the merge-base: `git fetch --unshallow origin develop:refs/remotes/origin/develop`; \
+         in GitHub Actions, `fetch-depth: 0` in actions/checkout)\n"
     );
 }
 
@@ -118,10 +118,13 @@ fn the_github_actions_job_annotates_the_pull_request() {
 #[test]
 fn a_workflow_engine_reads_json_and_the_exit_code() {
     let s = origin();
-    s.git_ok(&["checkout", "-q", "feature"]);
+    // A base that shares no history with the branch: the run falls back on --start.
+    s.git_ok(&["checkout", "-q", "--orphan", "elsewhere"]);
+    s.commit("unrelated");
+    s.git_ok(&["checkout", "-q", "-f", "feature"]);
     let start = s.rev_parse("HEAD");
     let gate = || {
-        let args = ["--base", "nowhere", "--start", &start, "--format", "json"];
+        let args = ["--base", "elsewhere", "--start", &start, "--format", "json"];
         s.gate(&args)
     };
     let clean = gate();
@@ -144,7 +147,10 @@ fn the_pre_commit_hook_runs_the_gate_without_file_names() {
     let hooks: serde_yaml::Value = serde_yaml::from_str(&text).expect("YAML");
     let hook = &hooks[0];
     assert_eq!(hook["id"].as_str(), Some("structgate-gate"));
-    assert_eq!(hook["entry"].as_str(), Some("structgate gate --staged"));
+    assert_eq!(
+        hook["entry"].as_str(),
+        Some("structgate gate --staged --require-judged")
+    );
     assert_eq!(hook["language"].as_str(), Some("rust"));
     assert_eq!(hook["pass_filenames"].as_bool(), Some(false));
     assert_eq!(hooks.as_sequence().map(Vec::len), Some(1));

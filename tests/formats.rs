@@ -142,11 +142,11 @@ fn gate_github_passing_run_prints_the_plain_summary_only() {
 #[test]
 fn gate_github_not_judged_is_a_warning() {
     let s = repo();
-    let run = s.run(&["gate", "--format", "github", "--base", "nowhere"]);
+    let run = s.run(&["gate", "--format", "github", "--start", "nowhere"]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
         run.stdout,
-        "::warning title=structure not judged::no comparable base: no merge-base of HEAD with nowhere\n"
+        "::warning title=structure not judged::no comparable base: --start nowhere does not name a commit\n"
     );
 }
 
@@ -250,7 +250,7 @@ fn sarif_fingerprint_survives_a_line_shift() {
 #[test]
 fn gate_sarif_not_judged_has_no_results_and_says_why() {
     let s = repo();
-    let run = s.run(&["gate", "--format", "sarif", "--base", "nowhere"]);
+    let run = s.run(&["gate", "--format", "sarif", "--start", "nowhere"]);
     assert_eq!(run.code, 0, "{run:?}");
     let log = valid_sarif(&run.stdout);
     let sarif_run = &log["runs"][0];
@@ -258,7 +258,7 @@ fn gate_sarif_not_judged_has_no_results_and_says_why() {
     assert_eq!(
         sarif_run["invocations"][0]["toolExecutionNotifications"],
         json!([{"level": "warning", "message": {
-            "text": "structure not judged: no comparable base: no merge-base of HEAD with nowhere"}}])
+            "text": "structure not judged: no comparable base: --start nowhere does not name a commit"}}])
     );
     assert_eq!(
         sarif_run["properties"],

@@ -143,7 +143,10 @@ fn a_divergence_passes_and_is_listed_and_summarised() {
     );
     assert_eq!(
         s.read("summary.md"),
-        "### Structure within tolerance\n\n- `src/Small.cs` `Small.Run`: function_lines 12 > 10 (band 12)\n"
+        "**Structure passed**: structure judged 1 file(s) in 1 context(s), within their \
+         Limits\n\n\
+         ### Structure within tolerance\n\n\
+         - `src/Small.cs` `Small.Run`: function_lines 12 > 10 (band 12)\n"
     );
 }
 
@@ -250,7 +253,12 @@ fn no_context_with_limits_and_baseline_is_not_judged() {
     assert_eq!(v["not_judged"][0]["reason"], "no-judged-context");
     assert_eq!(
         v["not_judged"][0]["detail"],
-        format!("base {}", s.rev_parse("main"))
+        format!(
+            "base {} (merge-base of HEAD and main) has none, and the gate reads its terms at \
+             the base: push or merge the commit that adds them into main, or pass --base \
+             <branch> naming a branch that holds it",
+            s.rev_parse("main")
+        )
     );
     assert_eq!(v["contexts"][0]["judged"], false);
     assert_eq!(v["contexts"][0]["reason"], "no baseline at the merge-base");
@@ -280,6 +288,19 @@ fn json_has_every_field_of_the_spec() {
             "left_out": [],
             "unmeasurable": [],
             "renamed": [],
+            "bases_tried": [
+                {"rev": "origin/HEAD", "outcome": "not-found", "merge_base": null,
+                 "would_judge": false, "detail": "not found: it names no commit"},
+                {"rev": "origin/main", "outcome": "not-found", "merge_base": null,
+                 "would_judge": false, "detail": "not found: it names no commit"},
+                {"rev": "origin/master", "outcome": "not-found", "merge_base": null,
+                 "would_judge": false, "detail": "not found: it names no commit"},
+                {"rev": "main", "outcome": "taken", "merge_base": base,
+                 "would_judge": false,
+                 "detail": format!("taken: its merge-base with HEAD is {base}")},
+                {"rev": "master", "outcome": "not-tried", "merge_base": null,
+                 "would_judge": false, "detail": "not tried: an earlier base was taken"},
+            ],
             "contract_findings": [],
             "terms_changed": [],
             "tightenable": [],
@@ -436,5 +457,32 @@ fn json_lists_every_context_not_judged_also_when_another_was() {
             {"reason": "context-without-limits",
              "detail": "context plain: no Limits at the merge-base"},
         ])
+    );
+}
+
+#[test]
+fn the_pr_summary_gives_the_status_then_excesses_then_divergences_and_names_files() {
+    let s = Scenario::feature_of_inventory();
+    s.git_ok(&["mv", "src/Big.cs", "src/Moved.cs"]);
+    s.write("src/Tests/ATests.cs", &cs_class("ATests", &[("Case", 30)]));
+    s.write(
+        "src/Small.cs",
+        &cs_class("Small", &[("Run", 13), ("Near", 11)]),
+    );
+    let run = s.gate(&["--pr-summary", "summary.md"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        s.read("summary.md"),
+        "**Structure failed**: structure judged 2 file(s) in 1 context(s): 1 excess(es) past \
+         the band\n\n\
+         ### Structure past the band\n\n\
+         - `src/Small.cs` `Small.Run`: function_lines 13 > 10 (band 12)\n\n\
+         ### Structure within tolerance\n\n\
+         - `src/Small.cs` `Small.Near`: function_lines 11 > 10 (band 12)\n\n\
+         ### Renamed files\n\n\
+         - `src/Big.cs` -> `src/Moved.cs`: judged at the new path, with the baseline entries \
+         of `src/Big.cs`\n\n\
+         ### Left out\n\n\
+         - `src/Tests/ATests.cs`: test directory \"Tests\"\n"
     );
 }

@@ -132,7 +132,9 @@ fn contracts_are_checked_where_no_context_has_limits() {
         [
             format!(
                 "structure not judged: no context with Limits and a baseline at the \
-                 merge-base: base {base}"
+                 merge-base: base {base} (merge-base of HEAD and main) has none, and the gate \
+                 reads its terms at the base: push or merge the commit that adds them into \
+                 main, or pass --base <branch> naming a branch that holds it"
             )
             .as_str(),
             "contracts checked 1 directory(ies) in managed trees: 1 finding(s)",
@@ -171,8 +173,11 @@ fn the_pr_summary_lists_contract_findings() {
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(
         std::fs::read_to_string(&summary).expect("summary"),
-        "### Structure within tolerance\n\nNone.\n\n### Directory contracts\n\n\
-         - missing-contract docs/new: no README.md (governed by docs/README.md)\n"
+        "**Structure failed**: structure judged 0 file(s) in 1 context(s), within their \
+         Limits; 1 finding(s) of directory contracts\n\n\
+         ### Directory contracts\n\n\
+         - missing-contract docs/new: no README.md (governed by docs/README.md)\n\n\
+         ### Structure within tolerance\n\nNone.\n"
     );
 }
 

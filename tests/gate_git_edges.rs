@@ -72,7 +72,7 @@ fn a_shallow_clone_without_the_merge_base_is_not_judged_unless_started() {
     assert_eq!(
         run.stdout,
         "structure not judged: no comparable base: no merge-base of HEAD with origin/HEAD, \
-         origin/main, origin/master, main, master in this shallow clone: fetch the base branch \
+         origin/main (not found: origin/master, main, master) in this shallow clone: fetch the base branch \
          and the history down to the merge-base (`git fetch --unshallow origin \
          main:refs/remotes/origin/main`; in GitHub Actions, `fetch-depth: 0` in \
          actions/checkout)\n"

@@ -107,9 +107,11 @@ fn limits_raised_lowered_added_and_removed_and_the_tolerance() {
     );
     assert_eq!(
         pr_summary(&s),
-        "### Structure within tolerance\n\nNone.\n\n\
+        "**Structure failed**: structure judged 1 file(s) in 1 context(s): 1 excess(es) past \
+         the band\n\n\
          ### Structure past the band\n\n\
          - `src/Small.cs` `Small.Run`: function_lines 13 > 10 (band 12)\n\n\
+         ### Structure within tolerance\n\nNone.\n\n\
          ### Terms changed on this branch\n\n\
          Not applied: the gate judged this branch by the terms at its base.\n\n\
          - inventory: `principles.md`: file_lines removed: 500 (**loosens**)\n\
@@ -495,7 +497,9 @@ fn a_baseline_that_can_tighten_below_its_entry_or_back_within_the_band() {
     );
     assert_eq!(
         pr_summary(&s),
-        "### Structure within tolerance\n\n\
+        "**Structure passed**: structure judged 1 file(s) in 1 context(s), within their \
+         Limits\n\n\
+         ### Structure within tolerance\n\n\
          - `src/Big.cs` `Big.Other`: function_lines 11 > 10 (band 12, baseline 25)\n\n\
          ### Baseline can tighten\n\n\
          - `src/Big.cs` `Big.Old`: function_lines 15 (baseline 20)\n\

@@ -210,9 +210,17 @@ fn verbose_gate_says_what_became_of_each_changed_file() {
     let s = repo();
     let run = s.run(&["gate", "-v"]);
     assert_eq!(run.code, 1, "{run:?}");
+    let base = s.rev_parse("main");
     assert_eq!(
         run.stderr,
-        "changed since the base: 6 file(s)\n\
+        format!(
+            "bases, in the order tried:\n\
+         \x20 origin/HEAD: not found: it names no commit\n\
+         \x20 origin/main: not found: it names no commit\n\
+         \x20 origin/master: not found: it names no commit\n\
+         \x20 main: taken: its merge-base with HEAD is {base}\n\
+         \x20 master: not tried: an earlier base was taken\n\
+         changed since the base: 6 file(s)\n\
          \x20 src/Gone.cs: not judged: deleted\n\
          \x20 src/Mid.cs: judged (added; context inventory)\n\
          \x20 src/Small.cs: judged (modified; context inventory)\n\
@@ -220,6 +228,7 @@ fn verbose_gate_says_what_became_of_each_changed_file() {
          \x20 src/notes.txt: not judged: not a measured language\n\
          \x20 tools/Tool.cs: not judged: no context owns it\n\
          cache: parsed 2 file(s), 0 from cache\n"
+        )
     );
     // stdout is the same report as without --verbose.
     assert_eq!(run.stdout, s.run(&["gate"]).stdout);
@@ -235,12 +244,21 @@ fn verbose_gate_names_a_context_without_terms() {
     s.git_ok(&["mv", "src/Small.cs", "src/Smaller.cs"]);
     let run = s.run(&["gate", "--verbose"]);
     assert_eq!(run.code, 0, "{run:?}");
+    let base = s.rev_parse("main");
     assert_eq!(
         run.stderr,
-        "changed since the base: 2 file(s)\n\
+        format!(
+            "bases, in the order tried:\n\
+         \x20 origin/HEAD: not found: it names no commit\n\
+         \x20 origin/main: not found: it names no commit\n\
+         \x20 origin/master: not found: it names no commit\n\
+         \x20 main: taken: its merge-base with HEAD is {base}\n\
+         \x20 master: not tried: an earlier base was taken\n\
+         changed since the base: 2 file(s)\n\
          \x20 src/Smaller.cs: judged (renamed from src/Small.cs; context inventory)\n\
          \x20 web/Page.cs: not judged: context web has no Limits at the merge-base\n\
          cache: parsed 1 file(s), 0 from cache\n"
+        )
     );
 }
 

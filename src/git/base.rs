@@ -44,12 +44,94 @@ pub enum BaseResolution {
     },
 }
 
+/// One base the gate considered, in the order tried, and what became of it (`gate -v`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BaseTrial {
+    /// The revision as given (`origin/HEAD`, `--base` REV).
+    pub rev: String,
+    pub outcome: BaseOutcome,
+}
+
+/// What became of one base tried (SPEC §6 step 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BaseOutcome {
+    /// Its merge-base with HEAD (full hex id) is the base.
+    Taken { merge_base: String },
+    /// Its merge-base with HEAD is not an ancestor of the `--start` commit, which is the
+    /// base instead (SPEC §6.1).
+    NewerThanStart { merge_base: String },
+    /// A default base that resolves to `name`, the current branch or its own
+    /// remote-tracking ref: never the branch's own base (SPEC §6.1).
+    OwnBranch { name: String },
+    /// Names no commit in the repository.
+    NotFound,
+    /// A commit that shares no history with HEAD.
+    NoMergeBase,
+    /// Not tried: an earlier base was taken.
+    NotTried,
+}
+
 impl Repo {
     /// SPEC §6 step 1 and §6.1: the merge-base of HEAD with the first of `bases` (or,
     /// when empty, [`DEFAULT_BASES`] other than the branch's own refs) that resolves to a
     /// commit and shares history with HEAD. With `start`, that merge-base only when it is
     /// an ancestor of `start` (or `start` itself), and `start` otherwise.
     pub fn resolve_base(&self, bases: &[String], start: Option<&str>) -> Result<BaseResolution> {
+        Ok(self.resolve_base_traced(bases, start)?.0)
+    }
+
+    /// [`Repo::resolve_base`], with every base considered and what became of it, in order.
+    pub fn resolve_base_traced(
+        &self,
+        bases: &[String],
+        start: Option<&str>,
+    ) -> Result<(BaseResolution, Vec<BaseTrial>)> {
+        let mut trials = Vec::new();
+        let resolution = self.resolve_with(bases, start, &mut trials)?;
+        if matches!(&resolution, BaseResolution::Found { newer: Some(_), .. }) {
+            for trial in &mut trials {
+                if let BaseOutcome::Taken { merge_base } = &trial.outcome {
+                    trial.outcome = BaseOutcome::NewerThanStart {
+                        merge_base: merge_base.clone(),
+                    };
+                }
+            }
+        }
+        Ok((resolution, trials))
+    }
+
+    /// The merge-base of HEAD with `rev` (full hex id); `None` when `rev` names no commit
+    /// or shares no history with HEAD.
+    pub fn merge_base_with_head(&self, rev: &str) -> Result<Option<String>> {
+        let (Some(head), Some(commit)) = (self.head_id()?, self.resolve_commit(rev)?) else {
+            return Ok(None);
+        };
+        let mut graph = self.repo.revision_graph(None);
+        let base = self
+            .repo
+            .merge_base_with_graph(commit, head, &mut graph)
+            .explain(|| format!("finding the merge-base of HEAD and {rev}"))?;
+        Ok(base.map(|b| b.detach().to_string()))
+    }
+
+    /// The full name of the ref `rev` names, symbolic refs followed (`origin/HEAD` →
+    /// `refs/remotes/origin/main`); `None` when `rev` is no ref name.
+    pub fn ref_target(&self, rev: &str) -> Option<String> {
+        self.final_ref_name(rev)
+    }
+
+    /// The names of the repository's remotes (`origin`, ...).
+    pub fn remotes(&self) -> Vec<String> {
+        let names = self.repo.remote_names();
+        names.iter().map(|r| r.to_string()).collect()
+    }
+
+    fn resolve_with(
+        &self,
+        bases: &[String],
+        start: Option<&str>,
+        trials: &mut Vec<BaseTrial>,
+    ) -> Result<BaseResolution> {
         let (revs, own): (Vec<String>, Vec<String>) = if bases.is_empty() {
             let defaults = DEFAULT_BASES.iter().map(|s| s.to_string()).collect();
             (defaults, self.own_refs()?)
@@ -58,6 +140,7 @@ impl Repo {
         };
         let mut graph = self.repo.revision_graph(None);
         let search = self.first_merge_base(revs, &own, &mut graph)?;
+        trials.clone_from(&search.trials);
         let not_found = |bad_start: Option<String>| BaseResolution::NotFound {
             tried: search.tried.clone(),
             skipped: search.skipped.clone(),
@@ -97,21 +180,38 @@ impl Repo {
         let mut search = Search::default();
         let head = self.head_id()?;
         for rev in revs {
+            if search.found.is_some() {
+                search.trial(rev, BaseOutcome::NotTried);
+                continue;
+            }
             if let Some(name) = self.final_ref_name(&rev).filter(|n| own.contains(n)) {
-                search.skipped.push((rev, name));
+                search.skipped.push((rev.clone(), name.clone()));
+                search.trial(rev, BaseOutcome::OwnBranch { name });
                 continue;
             }
             search.tried.push(rev.clone());
-            let (Some(head), Some(commit)) = (head, self.resolve_commit(&rev)?) else {
+            let Some(commit) = self.resolve_commit(&rev)? else {
+                search.trial(rev, BaseOutcome::NotFound);
+                continue;
+            };
+            let Some(head) = head else {
+                search.trial(rev, BaseOutcome::NoMergeBase);
                 continue;
             };
             let base = self
                 .repo
                 .merge_base_with_graph(commit, head, graph)
                 .explain(|| format!("finding the merge-base of HEAD and {rev}"))?;
-            if let Some(base) = base {
-                search.found = Some((base.detach(), rev));
-                break;
+            match base {
+                Some(base) => {
+                    let merge_base = base.detach();
+                    let outcome = BaseOutcome::Taken {
+                        merge_base: merge_base.to_string(),
+                    };
+                    search.trial(rev.clone(), outcome);
+                    search.found = Some((merge_base, rev));
+                }
+                None => search.trial(rev, BaseOutcome::NoMergeBase),
             }
         }
         Ok(search)
@@ -192,6 +292,13 @@ struct Search {
     found: Option<(ObjectId, String)>,
     tried: Vec<String>,
     skipped: Vec<(String, String)>,
+    trials: Vec<BaseTrial>,
+}
+
+impl Search {
+    fn trial(&mut self, rev: String, outcome: BaseOutcome) {
+        self.trials.push(BaseTrial { rev, outcome });
+    }
 }
 
 fn found_at(

@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::commands::gate::{GateReport, NotJudged};
+use crate::commands::gate::{BaseTried, GateReport, NotJudged};
+use crate::git::BaseOutcome;
 use crate::judge::{Finding, GateStatus};
 use crate::model::{LeftOutReason, Metric, SkipReason};
 use crate::reason::{FileReason, Reason as _, Unmeasurable};
@@ -205,15 +206,58 @@ pub(crate) fn renamed_lines(report: &GateReport) -> Vec<String> {
     report.renamed.iter().map(line).collect()
 }
 
-/// `--verbose`: every changed file and what became of it.
-pub fn verbose(report: &GateReport) -> Vec<String> {
-    if report.files.is_empty() && report.status == GateStatus::NotJudged {
-        return Vec::new();
+/// The stable code of what became of a base (JSON `bases_tried[].outcome`).
+fn outcome_code(outcome: &BaseOutcome) -> &'static str {
+    match outcome {
+        BaseOutcome::Taken { .. } => "taken",
+        BaseOutcome::NewerThanStart { .. } => "newer-than-start",
+        BaseOutcome::OwnBranch { .. } => "own-branch",
+        BaseOutcome::NotFound => "not-found",
+        BaseOutcome::NoMergeBase => "no-merge-base",
+        BaseOutcome::NotTried => "not-tried",
     }
-    let mut lines = vec![format!(
+}
+
+/// What became of a base, as `-v` says it.
+fn outcome_text(base: &BaseTried) -> String {
+    let text = match &base.outcome {
+        BaseOutcome::Taken { merge_base } => {
+            format!("taken: its merge-base with HEAD is {merge_base}")
+        }
+        BaseOutcome::NewerThanStart { merge_base } => format!(
+            "set aside: its merge-base with HEAD, {merge_base}, is not an ancestor of --start"
+        ),
+        BaseOutcome::OwnBranch { name } => format!("skipped: it is {name}, this branch's own"),
+        BaseOutcome::NotFound => "not found: it names no commit".to_string(),
+        BaseOutcome::NoMergeBase => "no merge-base with HEAD".to_string(),
+        BaseOutcome::NotTried => "not tried: an earlier base was taken".to_string(),
+    };
+    match &base.would_judge {
+        Some(merge_base) => format!(
+            "{text}; its merge-base with HEAD, {merge_base}, has a context with Limits and a \
+             baseline: --base {} would judge",
+            base.rev
+        ),
+        None => text,
+    }
+}
+
+/// `--verbose`: every base considered and what became of it, then every changed file and
+/// what became of it.
+pub fn verbose(report: &GateReport) -> Vec<String> {
+    let mut lines = Vec::new();
+    if !report.bases.is_empty() {
+        lines.push("bases, in the order tried:".to_string());
+        let line = |b: &BaseTried| format!("  {}: {}", b.rev, outcome_text(b));
+        lines.extend(report.bases.iter().map(line));
+    }
+    if report.files.is_empty() && report.status == GateStatus::NotJudged {
+        return lines;
+    }
+    lines.push(format!(
         "changed since the base: {}",
         count(report.files.len(), "file")
-    )];
+    ));
     lines.extend(
         report
             .files
@@ -229,6 +273,32 @@ struct ContextJson<'a> {
     name: &'a str,
     judged: bool,
     reason: Option<&'static str>,
+}
+
+/// One base of the JSON's `bases_tried`.
+#[derive(Serialize)]
+struct BaseJson<'a> {
+    rev: &'a str,
+    outcome: &'static str,
+    merge_base: Option<&'a str>,
+    would_judge: bool,
+    detail: String,
+}
+
+fn base_json(b: &BaseTried) -> BaseJson<'_> {
+    let merge_base = match &b.outcome {
+        BaseOutcome::Taken { merge_base } | BaseOutcome::NewerThanStart { merge_base } => {
+            Some(merge_base.as_str())
+        }
+        _ => b.would_judge.as_deref(),
+    };
+    BaseJson {
+        rev: &b.rev,
+        outcome: outcome_code(&b.outcome),
+        merge_base,
+        would_judge: b.would_judge.is_some(),
+        detail: outcome_text(b),
+    }
 }
 
 #[derive(Serialize)]
@@ -251,6 +321,7 @@ struct GateJson<'a> {
     left_out: &'a [FileReason<LeftOutReason>],
     unmeasurable: &'a [FileReason<Unmeasurable>],
     renamed: Vec<Renamed<'a>>,
+    bases_tried: Vec<BaseJson<'a>>,
     contract_findings: Vec<serde_json::Value>,
     terms_changed: Vec<review::TermJson<'a>>,
     tightenable: Vec<review::Tightenable<'a>>,
@@ -284,6 +355,7 @@ pub fn json(report: &GateReport) -> String {
         left_out: &report.left_out,
         unmeasurable: &report.unmeasurable,
         renamed: renamed.collect(),
+        bases_tried: report.bases.iter().map(base_json).collect(),
         contract_findings: report
             .contract_findings
             .iter()
@@ -301,20 +373,17 @@ pub fn write_pr_summary(report: &GateReport, path: &std::path::Path) -> anyhow::
         .with_context(|| format!("writing --pr-summary {}", path.display()))
 }
 
-/// The `--pr-summary` Markdown: divergences; excesses, contract findings, terms changed
-/// on the branch and baseline entries that can tighten, when there are any.
+/// The `--pr-summary` Markdown: the status line (passed, failed, or not judged and why),
+/// then, each where it has something to list, the excesses, unmeasurable files and
+/// directory contract findings; the divergences (`None.` only when something was judged);
+/// renamed, left-out and skipped files; terms changed on the branch and baseline entries
+/// that can tighten.
 pub fn pr_summary(report: &GateReport) -> String {
-    let mut out = String::from("### Structure within tolerance\n\n");
-    if report.divergences.is_empty() {
-        out.push_str("None.\n");
-    }
+    let mut out = status_markdown(report);
     let line = |f| {
         let note = imports_note(report, f);
         format!("- `{}` `{}`: {}{note}\n", f.path, f.unit, finding_detail(f))
     };
-    for f in &report.divergences {
-        out.push_str(&line(f));
-    }
     if !report.excesses.is_empty() {
         out.push_str("\n### Structure past the band\n\n");
         for f in &report.excesses {
@@ -333,6 +402,71 @@ pub fn pr_summary(report: &GateReport) -> String {
             let _ = writeln!(out, "- {}", contracts::finding_line(f));
         }
     }
+    if report.structure_judged {
+        out.push_str("\n### Structure within tolerance\n\n");
+        if report.divergences.is_empty() {
+            out.push_str("None.\n");
+        }
+        for f in &report.divergences {
+            out.push_str(&line(f));
+        }
+    }
+    files_markdown(report, &mut out);
     review::pr_summary(report, &mut out);
     out
+}
+
+/// `**Structure passed**: ...`, `**Structure failed**: ...` or `**Structure not
+/// judged**: REASON: DETAIL`, and the contexts not judged when others were.
+fn status_markdown(report: &GateReport) -> String {
+    let mut out = match report.status {
+        GateStatus::Passed => format!("**Structure passed**: {}\n", headline(report)),
+        GateStatus::Failed => {
+            let mut why = vec![headline(report)];
+            if !report.contract_findings.is_empty() {
+                let findings = count(report.contract_findings.len(), "finding");
+                why.push(format!("{findings} of directory contracts"));
+            }
+            why.retain(|w| !w.is_empty());
+            format!("**Structure failed**: {}\n", why.join("; "))
+        }
+        GateStatus::NotJudged => {
+            let reasons: Vec<String> = report
+                .not_judged
+                .iter()
+                .map(|nj| format!("{}: {}", nj.reason, nj.detail))
+                .collect();
+            format!("**Structure not judged**: {}\n", reasons.join("; "))
+        }
+    };
+    if let Some(line) = partly_judged_line(report) {
+        let _ = writeln!(out, "\n{line}");
+    }
+    out
+}
+
+/// The renamed, left-out and skipped files, each list where it has any.
+fn files_markdown(report: &GateReport, out: &mut String) {
+    if !report.renamed.is_empty() {
+        out.push_str("\n### Renamed files\n\n");
+        for (from, to) in &report.renamed {
+            let _ = writeln!(
+                out,
+                "- `{from}` -> `{to}`: judged at the new path, with the baseline entries of \
+                 `{from}`"
+            );
+        }
+    }
+    if !report.left_out.is_empty() {
+        out.push_str("\n### Left out\n\n");
+        for l in &report.left_out {
+            let _ = writeln!(out, "- `{}`: {}", l.path, l.reason);
+        }
+    }
+    if !report.skipped.is_empty() {
+        out.push_str("\n### Skipped files\n\n");
+        for f in &report.skipped {
+            let _ = writeln!(out, "- `{}`: {}", f.path, f.reason);
+        }
+    }
 }

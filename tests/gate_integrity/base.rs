@@ -44,9 +44,9 @@ fn a_single_branch_clone_refuses_its_own_origin_head_and_is_judged_against_origi
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
         run.stdout,
-        "structure not judged: no comparable base: no merge-base of HEAD with origin/main, \
-         origin/master, main, master (origin/HEAD skipped: it is refs/remotes/origin/feature, \
-         this branch's own)\n"
+        "structure not judged: no comparable base: no base found: origin/main, origin/master, \
+         main, master name no commit (origin/HEAD skipped: it is refs/remotes/origin/feature, \
+         this branch's own); fetch the base branch, or name one with --base <branch>\n"
     );
     assert_eq!(c.run_in(&dest, &["gate", "--require-judged"]).code, 1);
     let dest_str = dest.to_str().expect("utf8");

@@ -10,6 +10,7 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
     let ran = sandboxes.iter().any(|s| s.ran);
     let base = sandboxes.iter().find_map(|s| s.base.clone());
     let mut report = GateReport {
+        bases: first_bases(&sandboxes),
         base: base.as_ref().map(|b| b.0.clone()),
         base_via: base.map(|b| b.1),
         structure_judged: ran,
@@ -54,6 +55,13 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         || !report.contract_findings.is_empty();
     report.status = judge::gate_status(failed, ran);
     report
+}
+
+/// The bases the first sandbox that tried any considered (SPEC §6: the first working
+/// tree's base is the report's).
+fn first_bases(sandboxes: &[Sandbox]) -> Vec<super::BaseTried> {
+    let tried = sandboxes.iter().find(|s| !s.bases.is_empty());
+    tried.map(|s| s.bases.clone()).unwrap_or_default()
 }
 
 fn tidy(report: &mut GateReport) {

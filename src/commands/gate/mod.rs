@@ -17,7 +17,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::cache;
-use crate::git::ChangeKind;
+use crate::git::{BaseOutcome, BaseTrial, ChangeKind};
 use crate::judge::{Finding, GateStatus};
 use crate::measure::Options;
 use crate::model::{LeftOutReason, SkipReason};
@@ -57,6 +57,26 @@ impl ContextState {
 pub struct NotJudged {
     pub reason: NotJudgedReason,
     pub detail: String,
+}
+
+/// One base the gate considered, in the order tried (`-v`, JSON `bases_tried`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BaseTried {
+    pub rev: String,
+    pub outcome: BaseOutcome,
+    /// A base not tried whose merge-base with HEAD (this id) has a context with Limits
+    /// and a baseline: looked for only when the base taken has none.
+    pub would_judge: Option<String>,
+}
+
+impl From<BaseTrial> for BaseTried {
+    fn from(trial: BaseTrial) -> BaseTried {
+        BaseTried {
+            rev: trial.rev,
+            outcome: trial.outcome,
+            would_judge: None,
+        }
+    }
 }
 
 /// How a judged file changed since the base.
@@ -111,6 +131,8 @@ pub struct GateReport {
     pub base: Option<String>,
     /// How the base was found, e.g. `merge-base of HEAD and main`.
     pub base_via: Option<String>,
+    /// Every base considered, in order (the first working tree's, with sandboxes).
+    pub bases: Vec<BaseTried>,
     pub judged_files: usize,
     pub contexts: Vec<ContextState>,
     pub excesses: Vec<Finding>,
@@ -155,6 +177,7 @@ pub(crate) struct Sandbox {
     /// True once the changed files were listed and judged.
     ran: bool,
     base: Option<(String, String)>,
+    bases: Vec<BaseTried>,
     contexts: Vec<ContextState>,
     judged: BTreeSet<String>,
     findings: Vec<Finding>,

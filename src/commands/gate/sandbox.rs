@@ -21,26 +21,26 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
             dir.display()
         );
     };
-    let (base, via) = match super::base::find(&repo, &workdir, request, several)? {
+    let mut found = match super::base::find(&repo, &workdir, request, several)? {
         Ok(found) => found,
         Err(not_judged) => return Ok(not_judged),
     };
+    let base = found.commit.clone();
     let tree = repo.tree_source(&base)?;
     let repo_name = crate::commands::dir_name(&workdir);
     let terms = terms::load(&tree, &repo_name, &[])?;
+    let judged = judges(&terms);
+    if !judged {
+        super::base::look_for_judging_bases(&repo, &mut found, &repo_name)?;
+    }
     let mut sandbox = Sandbox {
-        base: Some((base.clone(), via)),
+        base: Some((base.clone(), found.via.clone())),
         contexts: context_states(&terms),
         warnings: terms.all_warnings(),
+        not_judged: no_judged_context(judged, &found),
+        bases: found.bases,
         ..Sandbox::default()
     };
-    let judged = terms.contexts.iter().any(|c| judge::unjudged(c).is_none());
-    if !judged {
-        sandbox.not_judged.push(NotJudged {
-            reason: NotJudgedReason::NoJudgedContext,
-            detail: format!("base {base}"),
-        });
-    }
     let work = Judged::open(&repo, &workdir, request.staged)?;
     let Some(changes) = list_changes(&repo, &work, &base, &mut sandbox) else {
         return Ok(sandbox);
@@ -91,6 +91,24 @@ fn list_changes(
             None
         }
     }
+}
+
+/// The `no-judged-context` entry, when no context has Limits and a baseline at the base.
+fn no_judged_context(judged: bool, found: &super::base::Found) -> Vec<NotJudged> {
+    let detail = || super::base::no_judged_context_detail(found);
+    let reason = NotJudgedReason::NoJudgedContext;
+    (!judged)
+        .then(|| NotJudged {
+            reason,
+            detail: detail(),
+        })
+        .into_iter()
+        .collect()
+}
+
+/// True when some context has Limits and a baseline in `terms`.
+pub(super) fn judges(terms: &Terms) -> bool {
+    terms.contexts.iter().any(|c| judge::unjudged(c).is_none())
 }
 
 fn context_states(terms: &Terms) -> Vec<ContextState> {

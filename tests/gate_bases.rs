@@ -1,0 +1,253 @@
+//! The gate's base as a user meets it (SPEC §6 step 1, README "Base"): the not-judged
+//! line names the base it used and what would judge, `-v` lists every base and why it was
+//! or wasn't taken, a `--base` that names nothing is an error, and the shallow-clone hint
+//! names a branch that exists.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{cs_class, principles, Scenario, INVENTORY};
+
+/// An upstream repository on `master` that predates structgate (`src/Small.cs`, 5-line
+/// `Small.Run`), and a full clone of it (`origin/HEAD` → `origin/master`) where the
+/// adoption commit sits on local `master` only, and branch `feature` grows `Small.Run` to
+/// 13 lines (past its band of 12). Returns (upstream, clone dir, upstream's commit).
+fn adopted_locally() -> (Scenario, PathBuf, String) {
+    let up = Scenario::git();
+    up.git_ok(&["checkout", "-q", "-b", "master"]);
+    up.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
+    let before = up.commit("before structgate");
+    let dest = up.abs("clone");
+    let url = format!("file://{}", up.path().display());
+    up.git_ok(&["clone", "-q", &url, dest.to_str().expect("utf-8")]);
+    let c = In(&up, &dest);
+    c.git(&["config", "user.name", "Test"]);
+    c.git(&["config", "user.email", "test@example.com"]);
+    c.write("context.yaml", INVENTORY);
+    c.write(
+        "principles.md",
+        &principles("function_lines: 10\ntolerance_percent: 20\n"),
+    );
+    let init = up.run_in(&dest, &["baseline", "init"]);
+    assert_eq!(init.code, 0, "{init:?}");
+    c.git(&["add", "-A"]);
+    c.git(&["commit", "-q", "-m", "adopt structgate"]);
+    c.git(&["checkout", "-q", "-b", "feature"]);
+    c.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]));
+    (up, dest, before)
+}
+
+/// Git and files in a directory of a scenario.
+struct In<'a>(&'a Scenario, &'a Path);
+
+impl In<'_> {
+    fn git(&self, args: &[&str]) -> String {
+        let mut all = vec!["-C", self.1.to_str().expect("utf-8")];
+        all.extend_from_slice(args);
+        self.0.git_ok(&all)
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        std::fs::write(self.1.join(rel), text).expect("write");
+    }
+}
+
+#[test]
+fn a_base_before_adoption_names_itself_and_the_base_that_would_judge() {
+    let (up, dest, before) = adopted_locally();
+    let run = up.run_in(&dest, &["gate"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        format!(
+            "base {before} (merge-base of HEAD and origin/HEAD)\n\
+             structure not judged: no context with Limits and a baseline at the merge-base: \
+             base {before} (merge-base of HEAD and origin/HEAD) has none, and the gate reads \
+             its terms at the base: push or merge the commit that adds them into origin/HEAD, \
+             or pass --base <branch> naming a branch that holds it (--base master would \
+             judge)\n\
+             terms changed on this branch (not applied):\n\
+             \x20 inventory: context.yaml: context added (owns src) (tightens)\n"
+        )
+    );
+    assert_eq!(up.run_in(&dest, &["gate", "--require-judged"]).code, 1);
+    // What the line says would judge does.
+    let run = up.run_in(&dest, &["gate", "--base", "master"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.stdout.lines().nth(2),
+        Some("src/Small.cs Small.Run: function_lines 13 > 10 (band 12)")
+    );
+}
+
+#[test]
+fn verbose_lists_every_base_and_why_it_was_or_wasnt_taken() {
+    let (up, dest, before) = adopted_locally();
+    let adopted = In(&up, &dest).git(&["rev-parse", "master"]);
+    let adopted = adopted.trim();
+    let run = up.run_in(&dest, &["gate", "-v"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "bases, in the order tried:\n\
+             \x20 origin/HEAD: taken: its merge-base with HEAD is {before}\n\
+             \x20 origin/main: not tried: an earlier base was taken\n\
+             \x20 origin/master: not tried: an earlier base was taken\n\
+             \x20 main: not tried: an earlier base was taken\n\
+             \x20 master: not tried: an earlier base was taken; its merge-base with HEAD, \
+             {adopted}, has a context with Limits and a baseline: --base master would judge\n\
+             cache: parsed 0 file(s), 0 from cache\n"
+        )
+    );
+    let run = up.run_in(&dest, &["gate", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(value["not_judged"][0]["reason"], "no-judged-context");
+    assert_eq!(
+        value["bases_tried"],
+        serde_json::json!([
+            {"rev": "origin/HEAD", "outcome": "taken", "merge_base": before,
+             "would_judge": false,
+             "detail": format!("taken: its merge-base with HEAD is {before}")},
+            {"rev": "origin/main", "outcome": "not-tried", "merge_base": null,
+             "would_judge": false, "detail": "not tried: an earlier base was taken"},
+            {"rev": "origin/master", "outcome": "not-tried", "merge_base": null,
+             "would_judge": false, "detail": "not tried: an earlier base was taken"},
+            {"rev": "main", "outcome": "not-tried", "merge_base": null,
+             "would_judge": false, "detail": "not tried: an earlier base was taken"},
+            {"rev": "master", "outcome": "not-tried", "merge_base": adopted,
+             "would_judge": true,
+             "detail": format!("not tried: an earlier base was taken; its merge-base with \
+                 HEAD, {adopted}, has a context with Limits and a baseline: --base master \
+                 would judge")},
+        ])
+    );
+}
+
+#[test]
+fn a_base_that_names_nothing_is_an_error_not_a_missing_merge_base() {
+    let (up, dest, _) = adopted_locally();
+    let run = up.run_in(&dest, &["gate", "--base", "origin/develop"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "error: --base origin/develop does not resolve: no branch, tag or commit of that name \
+         in this repository (a remote branch is fetched first: git fetch origin develop)\n"
+    );
+    assert_eq!(run.stdout, "");
+    let run = up.run_in(&dest, &["gate", "--base", "developp", "--base", "trunk"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "error: no --base resolves: no branch, tag or commit named developp, trunk in this \
+         repository\n"
+    );
+    // One base of several that resolves is enough: the others are fallbacks.
+    let run = up.run_in(
+        &dest,
+        &["gate", "--base", "origin/develop", "--base", "master"],
+    );
+    assert_eq!(run.code, 1, "{run:?}");
+    // A base that resolves but shares no history is a real missing merge-base.
+    In(&up, &dest).git(&["checkout", "-q", "--orphan", "unrelated"]);
+    In(&up, &dest).git(&["commit", "-q", "-m", "unrelated"]);
+    In(&up, &dest).git(&["checkout", "-q", "feature"]);
+    let run = up.run_in(
+        &dest,
+        &["gate", "--base", "unrelated", "--base", "origin/develop"],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "structure not judged: no comparable base: no merge-base of HEAD with unrelated (not \
+         found: origin/develop)\n"
+    );
+}
+
+#[test]
+fn no_default_base_that_exists_says_so() {
+    let s = Scenario::git();
+    s.git_ok(&["checkout", "-q", "-b", "trunk"]);
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
+    s.commit("c1");
+    let run = s.gate(&[]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "structure not judged: no comparable base: no base found: origin/HEAD, origin/main, \
+         origin/master, main, master name no commit; fetch the base branch, or name one with \
+         --base <branch>\n"
+    );
+}
+
+#[test]
+fn the_shallow_clone_hint_names_the_branch_that_exists() {
+    let up = Scenario::git();
+    up.git_ok(&["checkout", "-q", "-b", "master"]);
+    up.write("context.yaml", INVENTORY);
+    up.write("principles.md", &principles("function_lines: 10\n"));
+    up.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
+    assert_eq!(up.run(&["baseline", "init"]).code, 0);
+    up.commit("base");
+    up.git_ok(&["checkout", "-q", "-b", "feature"]);
+    up.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]));
+    up.commit("grow");
+    up.git_ok(&["checkout", "-q", "master"]);
+    up.write("README.md", "moved on\n");
+    up.commit("master moves on");
+    let dest = up.abs("clone");
+    let url = format!("file://{}", up.path().display());
+    up.git_ok(&[
+        "clone",
+        "-q",
+        "--depth",
+        "1",
+        "--no-single-branch",
+        "--branch",
+        "feature",
+        &url,
+        dest.to_str().expect("utf-8"),
+    ]);
+    let run = up.run_in(&dest, &["gate"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "structure not judged: no comparable base: no merge-base of HEAD with origin/HEAD, \
+         origin/master (not found: origin/main, main, master) in this shallow clone: fetch \
+         the base branch and the history down to the merge-base (`git fetch --unshallow \
+         origin master:refs/remotes/origin/master`; in GitHub Actions, `fetch-depth: 0` in \
+         actions/checkout)\n"
+    );
+    // The fix the hint names works.
+    In(&up, &dest).git(&[
+        "fetch",
+        "-q",
+        "--unshallow",
+        "origin",
+        "master:refs/remotes/origin/master",
+    ]);
+    assert_eq!(up.run_in(&dest, &["gate"]).code, 1);
+}
+
+#[test]
+fn the_pr_summary_of_a_change_not_judged_says_so_first() {
+    let (up, dest, before) = adopted_locally();
+    let run = up.run_in(&dest, &["gate", "--pr-summary", "summary.md"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let summary = std::fs::read_to_string(dest.join("summary.md")).expect("summary");
+    assert_eq!(
+        summary,
+        format!(
+            "**Structure not judged**: no context with Limits and a baseline at the \
+             merge-base: base {before} (merge-base of HEAD and origin/HEAD) has none, and the \
+             gate reads its terms at the base: push or merge the commit that adds them into \
+             origin/HEAD, or pass --base <branch> naming a branch that holds it (--base \
+             master would judge)\n\n\
+             ### Terms changed on this branch\n\n\
+             Not applied: the gate judged this branch by the terms at its base.\n\n\
+             - inventory: `context.yaml`: context added (owns src) (**tightens**)\n"
+        )
+    );
+    assert!(!summary.contains("None."), "{summary}");
+}
