@@ -18,6 +18,7 @@ pub mod limits;
 pub mod lines;
 pub mod measure;
 pub mod model;
+pub mod nearest;
 pub mod reason;
 pub mod relpath;
 pub mod report;

@@ -56,6 +56,20 @@ impl Terms {
         self.warnings.iter().chain(unknown).cloned().collect()
     }
 
+    /// Refuses unknown Limits keys, every one named (file, line, key, the nearest known
+    /// key): what `limits` validates and the baseline commands write down (SPEC §3).
+    pub fn refuse_unknown_keys(&self) -> Result<()> {
+        let unknown: Vec<&str> = self
+            .contexts
+            .iter()
+            .flat_map(|c| c.unknown_keys.iter().map(String::as_str))
+            .collect();
+        if unknown.is_empty() {
+            return Ok(());
+        }
+        anyhow::bail!("{}", unknown.join("\n"))
+    }
+
     /// The terms of the context that owns `path`.
     pub fn owner(&self, path: &str) -> Option<&ContextTerms> {
         Some(&self.contexts[self.owner_index(path)?])
@@ -85,6 +99,7 @@ pub fn load(source: &dyn FileSource, repo_name: &str, restrict: &[String]) -> Re
             "{link} is a symbolic link, which structgate does not follow: it declares no context"
         ));
     }
+    terms.warnings.extend(all.warnings.iter().cloned());
     for ctx in &chosen.list {
         terms
             .contexts

@@ -290,3 +290,74 @@ fn init_keeps_a_baseline_with_duplicates_untouched() {
     assert_eq!(s.read("structure-baseline.tsv"), messy);
     assert_eq!(s.run(&["baseline", "init", "--check"]).code, 0);
 }
+
+#[test]
+fn a_source_missing_from_the_working_tree_is_an_error_for_limits_measure_and_baseline() {
+    let s = Scenario::git();
+    s.write(
+        "services/shop/context.yaml",
+        "meta:\n  name: shop\n  workdir: services/shop\nsources:\n  - src\n  - scr/Core\n",
+    );
+    s.write("services/shop/principles.md", &principles(BAND_12));
+    s.write("services/shop/src/A.cs", &cs_class("A", &[("Run", 5)]));
+    let said = "error: services/shop/context.yaml:6: sources entry \"scr/Core\" names \
+                services/shop/scr/Core, which does not exist\n";
+    for args in [
+        &["limits"][..],
+        &["measure"],
+        &["measure", "--check", "services/shop/src"],
+        &["baseline", "init"],
+        &["baseline", "refresh", "--check"],
+    ] {
+        let run = s.run(args);
+        assert_eq!(
+            (run.code, run.stdout.as_str(), run.stderr.as_str()),
+            (2, "", said),
+            "{args:?}"
+        );
+    }
+    assert!(!s.abs("services/shop/structure-baseline.tsv").exists());
+}
+
+#[test]
+fn a_missing_workdir_is_named_by_its_key_and_line() {
+    let s = Scenario::git();
+    s.write("context.yaml", "meta:\n  name: app\n  workdir: srv\n");
+    let run = s.run(&["limits"]);
+    assert_eq!(
+        (run.code, run.stderr.as_str()),
+        (
+            2,
+            "error: context.yaml:3: meta.workdir \"srv\" names srv, which does not exist\n"
+        )
+    );
+}
+
+#[test]
+fn refresh_says_which_entries_went_with_a_directory_no_longer_owned() {
+    let s = Scenario::git();
+    s.write(
+        "context.yaml",
+        "meta:\n  name: inventory\nsources: [src, lib]\n",
+    );
+    s.write("principles.md", &principles(BAND_12));
+    s.write("src/A.cs", &cs_class("A", &[("Over", 13)]));
+    s.write("lib/B.cs", &cs_class("B", &[("Over", 14)]));
+    assert_eq!(s.run(&["baseline", "init"]).code, 0);
+    s.write("context.yaml", "meta:\n  name: inventory\nsources: [src]\n");
+    let run = s.run(&["baseline", "refresh"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "inventory: refreshed structure-baseline.tsv: 0 added, 0 lowered, 0 dropped, \
+         1 no longer owned; 1 unit(s)\n\
+         \x20 - lib/B.cs B.Over function_lines 14 (no longer owned: no sources entry holds lib/B.cs)\n"
+    );
+    assert_eq!(
+        s.read("structure-baseline.tsv"),
+        format!(
+            "{HEADER}# measured with: function_lines=10 tolerance_percent=20\n# owned:\tsrc\n\
+             src/A.cs\tA.Over\tfunction_lines\t13\n"
+        )
+    );
+}

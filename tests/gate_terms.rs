@@ -157,6 +157,7 @@ fn sources_added_and_removed_and_one_taken_from_another_context() {
     s.write("web/context.yaml", "meta:\n  name: web\n  workdir: web\n");
     s.write("web/principles.md", &principles("function_lines: 30\n"));
     s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
+    s.write("lib/Lib.cs", &cs_class("Lib", &[("Run", 5)]));
     s.cut_feature();
     s.write(
         "context.yaml",

@@ -39,6 +39,7 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
 #[test]
 fn a_billion_laughs_in_context_yaml_is_read_promptly_and_ignored() {
     let s = Scenario::git();
+    std::fs::create_dir(s.abs("src")).expect("mkdir");
     s.write(
         "context.yaml",
         &format!("{}sources: [src]\n", billion_laughs()),

@@ -12,6 +12,9 @@ fn two_contexts() -> Scenario {
     s.write("services/inventory/context.yaml", "meta:\n  name: inventory\n  workdir: services/inventory\nsources:\n  - src/Api\n  - src/Core\n");
     s.write("services/inventory/principles.md", PRINCIPLES);
     s.write("web/context.yaml", "meta:\n  workdir: web\n");
+    for dir in ["src/Api", "src/Core"] {
+        std::fs::create_dir_all(s.abs(&format!("services/inventory/{dir}"))).expect("mkdir");
+    }
     s
 }
 
@@ -61,23 +64,96 @@ fn limits_json_names_where_each_value_came_from() {
     assert_eq!(c["baseline"]["exists"], false);
 }
 
+const KNOWN: &str = "(known: file_bytes, file_lines, function_lines, loaded_bytes, type_lines, \
+                     types_per_file, tolerance_percent)";
+
 #[test]
-fn an_unknown_key_is_an_error_in_limits_and_a_warning_elsewhere() {
+fn an_unknown_key_is_an_error_in_limits_and_the_baseline_commands_and_a_warning_elsewhere() {
     let s = Scenario::git();
     s.write("context.yaml", "meta:\n  name: app\nsources: [src]\n");
     s.write(
         "principles.md",
-        &principles("function_lines: 10\nmethod_lines: 5\n"),
+        &principles("function_lines: 10\ntolerance: 20\ntype_line: 500\n"),
     );
     s.write("src/A.cs", &cs_class("A", &[("Run", 5)]));
-    let run = s.run(&["limits"]);
-    assert_eq!(run.code, 2, "{run:?}");
-    assert!(run.stderr.contains("principles.md:7"), "{}", run.stderr);
-    assert!(run.stderr.contains("method_lines"), "{}", run.stderr);
+    let refused = format!(
+        "error: principles.md:7: unknown Limits key tolerance: did you mean tolerance_percent? {KNOWN}\n\
+         principles.md:8: unknown Limits key type_line: did you mean type_lines? {KNOWN}\n"
+    );
+    for args in [
+        &["limits"][..],
+        &["baseline", "init"],
+        &["baseline", "refresh"],
+        &["baseline", "init", "--check"],
+    ] {
+        let run = s.run(args);
+        assert_eq!(
+            (run.code, run.stdout.as_str()),
+            (2, ""),
+            "{args:?}: {run:?}"
+        );
+        assert_eq!(run.stderr, refused, "{args:?}");
+    }
+    assert!(!s.abs("structure-baseline.tsv").exists());
+    let warned = format!(
+        "warning: principles.md:7: unknown Limits key tolerance: did you mean tolerance_percent? {KNOWN}\n\
+         warning: principles.md:8: unknown Limits key type_line: did you mean type_lines? {KNOWN}\n"
+    );
     let run = s.run(&["measure", "src"]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert!(run.stderr.starts_with("warning: "), "{}", run.stderr);
-    assert!(run.stderr.contains("method_lines"), "{}", run.stderr);
+    assert_eq!(
+        (run.code, run.stderr.as_str()),
+        (0, warned.as_str()),
+        "{run:?}"
+    );
+    s.write(
+        "structure-baseline.tsv",
+        "# measured with: function_lines=10 tolerance_percent=0\n",
+    );
+    s.commit("base");
+    let run = s.run(&["gate", "--base", "main"]);
+    assert_eq!(
+        (run.code, run.stderr.as_str()),
+        (0, warned.as_str()),
+        "{run:?}"
+    );
+}
+
+#[test]
+fn an_unknown_key_far_from_every_known_one_names_the_known_keys_alone() {
+    let s = Scenario::git();
+    s.write("context.yaml", "meta:\n  name: app\n");
+    s.write(
+        "principles.md",
+        &principles("function_lines: 10\nbogus: 1\n"),
+    );
+    let run = s.run(&["limits"]);
+    assert_eq!(
+        (run.code, run.stderr),
+        (
+            2,
+            format!("error: principles.md:7: unknown Limits key bogus {KNOWN}\n")
+        )
+    );
+}
+
+#[test]
+fn a_context_yaml_key_one_slip_from_a_known_one_warns_and_other_tools_keys_do_not() {
+    let s = Scenario::git();
+    s.write(
+        "context.yaml",
+        "meta:\n  name: app\n  owner: team\nsource:\n  - src\nlinters: [clippy]\n",
+    );
+    s.write("principles.md", &principles("function_lines: 10\n"));
+    s.write("src/A.cs", &cs_class("A", &[("Run", 5)]));
+    let run = s.run(&["measure", "src"]);
+    assert_eq!(
+        (run.code, run.stderr.as_str()),
+        (
+            0,
+            "warning: context.yaml:4: structgate does not read the key \"source\": did you mean sources?\n"
+        ),
+        "{run:?}"
+    );
 }
 
 fn bad_value(value: &str) -> common::Run {

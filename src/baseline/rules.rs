@@ -24,6 +24,10 @@ pub struct Changes {
     /// Entries removed (back inside the band, gone, or no longer limited), with the
     /// value they had. A moved entry that is then dropped is listed by its new key.
     pub dropped: Vec<(EntryKey, u64)>,
+    /// Entries removed because no owned directory holds their path any more (a
+    /// `sources` entry removed or changed), with the value they had: said apart from
+    /// `dropped`, so a refresh never loses an allowance to ownership unsaid.
+    pub disowned: Vec<(EntryKey, u64)>,
     /// Entries moved by a rename: (old key, new key).
     pub moved: Vec<(EntryKey, EntryKey)>,
     /// `# measured with:` differs from what the old baseline recorded.
@@ -41,6 +45,7 @@ impl Changes {
         self.added.is_empty()
             && self.lowered.is_empty()
             && self.dropped.is_empty()
+            && self.disowned.is_empty()
             && self.moved.is_empty()
             && !self.measured_with_changed
             && !self.owned_changed
@@ -106,11 +111,11 @@ pub fn refresh(
         renamed_from: None,
     };
     let judged = by_key(judge::file(limits, measured, &own));
-    let mut kept = keep_still_past(&moved.entries, &judged, &mut changes);
+    let mut kept = keep_still_past(&moved.entries, &judged, owned, &mut changes);
     let recorded = existing.recorded_limits();
     for (key, v) in judged {
         // Past the band without an entry: listed only when exposed or newly owned.
-        if v.status != Status::Excess || v.baseline.is_some() {
+        if v.status != Status::Excess || v.baseline.is_some() || !is_owned(owned, &key.path) {
             continue;
         }
         let exposed = recorded
@@ -133,14 +138,20 @@ pub fn refresh(
 }
 
 /// The entries whose unit is still past the band, each at the lower of its old and new
-/// value; the others (back within the band, gone, or no longer limited) are dropped.
+/// value; the others (back within the band, gone, or no longer limited) are dropped, and
+/// those of paths outside `owned` are disowned.
 fn keep_still_past(
     entries: &BTreeMap<EntryKey, u64>,
     judged: &BTreeMap<EntryKey, Verdict>,
+    owned: &[String],
     changes: &mut Changes,
 ) -> BTreeMap<EntryKey, u64> {
     let mut kept = BTreeMap::new();
     for (key, &old) in entries {
+        if !is_owned(owned, &key.path) {
+            changes.disowned.push((key.clone(), old));
+            continue;
+        }
         match judged.get(key) {
             Some(v) if v.status.past_band() => {
                 if v.value < old {
@@ -182,6 +193,11 @@ fn merged(measured: &[UnitValue]) -> BTreeMap<EntryKey, u64> {
         *slot = (*slot).max(value.value);
     }
     values
+}
+
+/// True when a directory of `owned` holds `path`.
+fn is_owned(owned: &[String], path: &str) -> bool {
+    owned.iter().any(|dir| holds(dir, path))
 }
 
 /// True when a directory of `owned` holds `path` and none of the `recorded` owned

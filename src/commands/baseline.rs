@@ -93,6 +93,9 @@ pub fn run(request: &Request) -> Result<BaselineReport> {
 pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<BaselineReport> {
     let ws = Workspace::open(&request.cwd)?;
     let (terms, _) = ws.terms(&request.cwd, &request.contexts)?;
+    // The baseline's header writes the terms down: a misspelt key would be recorded
+    // as a missing limit (SPEC §3).
+    terms.refuse_unknown_keys()?;
     let mut warnings = terms.all_warnings();
     let cache = Cache::open_for_tree(ws.repo.as_ref(), request.cache);
     let measured = measure_owned(

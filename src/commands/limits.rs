@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 
 use crate::commands::Workspace;
 use crate::terms::Terms;
@@ -16,14 +16,6 @@ pub struct Request {
 pub fn run(request: &Request) -> Result<Terms> {
     let ws = Workspace::open(&request.cwd)?;
     let (terms, _) = ws.terms(&request.cwd, &request.contexts)?;
-    let unknown: Vec<&String> = terms
-        .contexts
-        .iter()
-        .flat_map(|c| &c.unknown_keys)
-        .collect();
-    if !unknown.is_empty() {
-        let list: Vec<&str> = unknown.iter().map(|s| s.as_str()).collect();
-        bail!("{}", list.join("\n"));
-    }
+    terms.refuse_unknown_keys()?;
     Ok(terms)
 }

@@ -57,10 +57,21 @@ impl Workspace {
     }
 
     /// The terms of the working tree, of the contexts `--context DIR` names (all without
-    /// one), and those directories.
+    /// one), and those directories; an error naming each directory a chosen context's
+    /// `context.yaml` names that the working tree doesn't hold.
     pub fn terms(&self, cwd: &Path, contexts: &[PathBuf]) -> Result<(Terms, Vec<String>)> {
         let restrict = self.context_dirs(cwd, contexts)?;
         let terms = terms::load(&self.tree, &self.repo_name, &restrict)?;
+        let mut missing = Vec::new();
+        for ctx in &terms.contexts {
+            missing.extend(crate::context::missing_sources(&self.tree, &ctx.context)?);
+        }
+        if !missing.is_empty() {
+            // A context owning a misspelt directory owns nothing there: its files would go
+            // unjudged, and a refresh would empty its baseline.
+            let lines: Vec<String> = missing.iter().map(ToString::to_string).collect();
+            return Err(anyhow!("{}", lines.join("\n")));
+        }
         Ok((terms, restrict))
     }
 

@@ -23,6 +23,64 @@ pub struct Context {
     pub workdir: String,
     /// Owned directories, normalised, repository-relative (`""` for the root), sorted.
     pub owned: Vec<String>,
+    /// The directories `context.yaml` names (`meta.workdir` where written, each `sources`
+    /// entry), in the order written, with the line naming each.
+    pub declared: Vec<Declared>,
+}
+
+/// One directory as `context.yaml` names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declared {
+    /// `sources entry` or `meta.workdir`.
+    pub key: &'static str,
+    /// As written.
+    pub written: String,
+    /// Normalised, repository-relative (`""` for the root).
+    pub dir: String,
+    pub line: Option<usize>,
+}
+
+/// A directory `context.yaml` names that its source doesn't hold (`sources: [scr]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissingSource {
+    /// The `context.yaml` that names it.
+    pub file: String,
+    pub declared: Declared,
+}
+
+impl std::fmt::Display for MissingSource {
+    /// `context.yaml:4: sources entry "scr" names scr, which does not exist`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let d = &self.declared;
+        write!(
+            f,
+            "{}: {} {:?} names {}, which does not exist",
+            located(&self.file, d.line),
+            d.key,
+            d.written,
+            relpath::shown(&d.dir)
+        )
+    }
+}
+
+/// The directories `ctx` names that `source` holds no directory at (a file, a link or
+/// nothing): for the working tree an error, at the gate's base a thing to report.
+pub fn missing_sources(
+    source: &dyn FileSource,
+    ctx: &Context,
+) -> anyhow::Result<Vec<MissingSource>> {
+    let mut missing = Vec::new();
+    for declared in &ctx.declared {
+        if declared.dir.is_empty() || source.entry(&declared.dir)? != crate::source::Entry::Missing
+        {
+            continue;
+        }
+        missing.push(MissingSource {
+            file: ctx.file("context.yaml"),
+            declared: declared.clone(),
+        });
+    }
+    Ok(missing)
 }
 
 impl Context {
@@ -54,6 +112,8 @@ pub struct Contexts {
     pub unselected: Vec<Context>,
     /// `context.yaml` entries that are symbolic links: not followed, so not read.
     pub links: Vec<String>,
+    /// Keys one slip away from a key structgate reads (`source:`), naming file and line.
+    pub warnings: Vec<String>,
 }
 
 /// Why the contexts of a source cannot be read. Every message names the file (and the
@@ -117,6 +177,7 @@ pub fn discover(source: &dyn FileSource, repo_name: &str) -> Result<Contexts, Co
         })?;
     let mut list = Vec::with_capacity(files.len());
     let mut links = Vec::new();
+    let mut warnings = Vec::new();
     for file in &files {
         if file.link {
             links.push(file.path.clone());
@@ -126,6 +187,7 @@ pub fn discover(source: &dyn FileSource, repo_name: &str) -> Result<Contexts, Co
             continue;
         };
         list.push(read::context(&file.path, &text, repo_name)?);
+        warnings.extend(read::near_misses(&file.path, &text));
     }
     list.sort_by(|a, b| a.dir.cmp(&b.dir));
     check_single_owners(&list)?;
@@ -133,6 +195,7 @@ pub fn discover(source: &dyn FileSource, repo_name: &str) -> Result<Contexts, Co
         list,
         unselected: Vec::new(),
         links,
+        warnings,
     })
 }
 
@@ -227,6 +290,7 @@ impl Contexts {
             list,
             unselected,
             links: self.links.clone(),
+            warnings: self.warnings.clone(),
         })
     }
 

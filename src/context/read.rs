@@ -29,6 +29,54 @@ struct RawMeta {
     workdir: Option<Text>,
 }
 
+/// The keys of `context.yaml` and of its `meta`, read only to find near misses.
+#[derive(Debug, Default, Deserialize)]
+struct RawKeys {
+    #[serde(default)]
+    meta: Option<std::collections::BTreeMap<String, serde::de::IgnoredAny>>,
+}
+
+/// The keys structgate reads at the top of `context.yaml`; `workdir` written there
+/// (rather than under `meta`) is a slip too.
+const TOP_KEYS: &[&str] = &["meta", "sources", "workdir"];
+const META_KEYS: &[&str] = &["name", "workdir"];
+
+/// A warning for each key of `file` one slip away from a key structgate reads
+/// (`source:` for `sources:`, `Meta:`, `work_dir:` under `meta`, `workdir:` outside it),
+/// naming the line and the key meant; other tools' keys are left alone (SPEC §2).
+pub fn near_misses(file: &str, text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Ok(crate::yaml::FlatDoc::Mapping(entries)) = crate::yaml::read_flat(text) {
+        for entry in entries {
+            let crate::yaml::Shallow::Str(key) = &entry.key else {
+                continue;
+            };
+            let meant = match crate::nearest::near_miss(key, TOP_KEYS) {
+                _ if key == "workdir" => Some("meta.workdir"),
+                Some("workdir") => Some("meta.workdir"),
+                other => other,
+            };
+            if let Some(meant) = meant {
+                out.push(slip(file, entry.line, key, meant));
+            }
+        }
+    }
+    let meta = crate::yaml::from_str::<Option<RawKeys>>(text)
+        .ok()
+        .flatten();
+    for key in meta.and_then(|m| m.meta).unwrap_or_default().keys() {
+        if let Some(meant) = crate::nearest::near_miss(key, META_KEYS) {
+            let line = Located { file, text }.line_of(&format!("{key}:"));
+            out.push(slip(file, line.unwrap_or(1), key, &format!("meta.{meant}")));
+        }
+    }
+    out
+}
+
+fn slip(file: &str, line: usize, key: &str, meant: &str) -> String {
+    format!("{file}:{line}: structgate does not read the key {key:?}: did you mean {meant}?")
+}
+
 /// A YAML string, and only a string: `123` or `true` is refused, not read as text.
 #[derive(Debug)]
 struct Text(String);
@@ -56,11 +104,20 @@ pub fn context(file: &str, text: &str, repo_name: &str) -> Result<Context, Conte
     let dir = crate::relpath::parent(file).to_string();
     let name = name_of(file, meta.name, &dir, repo_name)?;
     let located = Located { file, text };
-    let workdir_text = meta.workdir.map_or_else(|| ".".to_string(), |t| t.0);
-    let workdir = located.join("", &workdir_text, "meta.workdir")?;
+    let mut declared = Vec::new();
+    let workdir = match meta.workdir {
+        Some(Text(written)) => {
+            let dir = located.join("", &written, "meta.workdir")?;
+            declared.push(located.declared("meta.workdir", written, &dir));
+            dir
+        }
+        None => String::new(),
+    };
     let mut owned = Vec::new();
     for Text(source) in raw.sources.unwrap_or_default() {
-        owned.push(located.join(&workdir, &source, "sources entry")?);
+        let dir = located.join(&workdir, &source, "sources entry")?;
+        declared.push(located.declared("sources entry", source, &dir));
+        owned.push(dir);
     }
     if owned.is_empty() {
         owned.push(workdir.clone());
@@ -72,6 +129,7 @@ pub fn context(file: &str, text: &str, repo_name: &str) -> Result<Context, Conte
         dir,
         workdir,
         owned,
+        declared,
     })
 }
 
@@ -131,6 +189,34 @@ impl Located<'_> {
                 },
             }
         })
+    }
+
+    fn declared(&self, key: &'static str, written: String, dir: &str) -> super::Declared {
+        super::Declared {
+            key,
+            line: self.line_of_value(&written),
+            written,
+            dir: dir.to_string(),
+        }
+    }
+
+    /// The first line that holds `value` as a whole YAML scalar (between spaces, quotes,
+    /// `[`, `,`, `]` or the line's ends, so `src` is not found in `sources:`); else the
+    /// first line holding it at all.
+    fn line_of_value(&self, value: &str) -> Option<usize> {
+        let bounded = |line: &str| {
+            line.match_indices(value).any(|(at, _)| {
+                let before = line[..at].chars().next_back();
+                let after = line[at + value.len()..].chars().next();
+                let edge =
+                    |c: Option<char>| c.is_none_or(|c| c.is_whitespace() || "\"'[],".contains(c));
+                edge(before) && edge(after)
+            })
+        };
+        crate::lines::lines(self.text)
+            .position(bounded)
+            .map(|i| i + 1)
+            .or_else(|| self.line_of(value))
     }
 
     /// The first line that holds `entry`, where a bad path is most likely written.

@@ -328,3 +328,23 @@ fn alias_bomb_in_a_context_returns_promptly() {
         "context.yaml:10: meta.name: invalid type: sequence, expected a string"
     );
 }
+
+#[test]
+fn a_key_one_slip_from_a_known_one_warns_and_other_tools_keys_do_not() {
+    let yaml = "meta:\n  name: shop\n  work_dir: .\nsource:\n  - src\nowners: [team]\ndata: 1\nMeta: {}\nworkdir: .\n";
+    let contexts = ok(&[("context.yaml", yaml)]);
+    assert_eq!(
+        contexts.warnings,
+        strings(&[
+            "context.yaml:4: structgate does not read the key \"source\": did you mean sources?",
+            "context.yaml:8: structgate does not read the key \"Meta\": did you mean meta?",
+            "context.yaml:9: structgate does not read the key \"workdir\": did you mean meta.workdir?",
+            "context.yaml:3: structgate does not read the key \"work_dir\": did you mean meta.workdir?",
+        ])
+    );
+    let clean = ok(&[(
+        "context.yaml",
+        "meta:\n  name: shop\nsources: [src]\nowners: [a]\n",
+    )]);
+    assert_eq!(clean.warnings, Vec::<String>::new());
+}

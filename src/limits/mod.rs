@@ -115,13 +115,12 @@ impl fmt::Display for UnknownKey {
         } else {
             format!("{:?}", self.key)
         };
-        write!(
-            f,
-            "{}:{}: unknown Limits key {key} (known: {})",
-            self.file,
-            self.line,
-            known_keys().join(", ")
-        )
+        let known = known_keys();
+        write!(f, "{}:{}: unknown Limits key {key}", self.file, self.line)?;
+        if let Some(meant) = crate::nearest::nearest(&self.key, &known) {
+            write!(f, ": did you mean {meant}?")?;
+        }
+        write!(f, " (known: {})", known.join(", "))
     }
 }
 

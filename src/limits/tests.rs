@@ -287,7 +287,7 @@ fn unknown_keys_are_collected_with_file_and_line() {
     );
     assert_eq!(
         read.unknown_keys[0].to_string(),
-        "ctx/principles.md:5: unknown Limits key function_line (known: file_bytes, file_lines, \
+        "ctx/principles.md:5: unknown Limits key function_line: did you mean function_lines? (known: file_bytes, file_lines, \
          function_lines, loaded_bytes, type_lines, types_per_file, tolerance_percent)"
     );
 }
@@ -389,7 +389,7 @@ fn an_unknown_key_that_would_read_as_a_known_one_is_quoted() {
     assert_eq!(
         shown,
         [
-            "ctx/principles.md:4: unknown Limits key \"file\\u{a0}lines\"",
+            "ctx/principles.md:4: unknown Limits key \"file\\u{a0}lines\": did you mean file_lines?",
             "ctx/principles.md:5: unknown Limits key it's",
             "ctx/principles.md:6: unknown Limits key \"\"",
         ]

@@ -11,10 +11,15 @@ use crate::commands::baseline::{Action, BaselineReport, ContextResult, Mode};
 
 fn counts(c: &Changes) -> String {
     format!(
-        "{} added, {} lowered, {} dropped{}{}",
+        "{} added, {} lowered, {} dropped{}{}{}",
         c.added.len(),
         c.lowered.len(),
         c.dropped.len(),
+        if c.disowned.is_empty() {
+            String::new()
+        } else {
+            format!(", {} no longer owned", c.disowned.len())
+        },
         if c.moved.is_empty() {
             String::new()
         } else {
@@ -71,10 +76,23 @@ fn details(out: &mut String, c: &Changes) {
     }
 }
 
+/// Entries that went because no owned directory holds them: listed on every run.
+fn disowned(out: &mut String, c: &Changes) {
+    for (k, v) in &c.disowned {
+        let _ = writeln!(
+            out,
+            "  - {} {v} (no longer owned: no sources entry holds {})",
+            key_text(k),
+            k.path
+        );
+    }
+}
+
 pub fn text(report: &BaselineReport) -> String {
     let mut out = String::new();
     for r in &report.results {
         let _ = writeln!(out, "{}", line(report, r));
+        disowned(&mut out, &r.changes);
         if report.check {
             details(&mut out, &r.changes);
         }
@@ -98,6 +116,7 @@ fn changes_json(c: &Changes) -> serde_json::Value {
             e
         }).collect::<Vec<_>>(),
         "dropped": c.dropped.iter().map(|(k, v)| entry(k, json!(v))).collect::<Vec<_>>(),
+        "disowned": c.disowned.iter().map(|(k, v)| entry(k, json!(v))).collect::<Vec<_>>(),
         "moved": c.moved.iter().map(|(f, t)| json!({"from": entry(f, json!(null)), "to": entry(t, json!(null))})).collect::<Vec<_>>(),
         "canonicalised": c.canonicalised,
     })
