@@ -5,7 +5,7 @@
 
 use tree_sitter::Node;
 
-use super::{Decl, UnitDecl};
+use super::Decl;
 use crate::model::UnitKind;
 
 /// A node kind that binds a name to a value.
@@ -96,23 +96,15 @@ impl Bindings {
             Some(field) => (self.name_of)(node.child_by_field_name(field)?, src)?,
             None => binder.fixed_name.to_string(),
         };
-        let unit = |kind| UnitDecl {
-            kind,
-            name: name.clone(),
-            counts_as_type: kind == UnitKind::Type,
-        };
-        let unit = match what {
-            Value::Function => Some(unit(UnitKind::Function)),
-            Value::Type => Some(unit(UnitKind::Type)),
-            Value::Scope => None,
-        };
-        Some(Bound {
-            decl: Decl {
-                unit,
+        let decl = match what {
+            Value::Function => Decl::unit(UnitKind::Function, name),
+            Value::Type => Decl::unit(UnitKind::Type, name),
+            Value::Scope => Decl {
+                unit: None,
                 scope: Some(name),
             },
-            claimed,
-        })
+        };
+        Some(Bound { decl, claimed })
     }
 
     /// The value inside any wrappers that don't unbind.

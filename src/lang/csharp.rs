@@ -5,33 +5,13 @@
 
 mod directives;
 
-use std::sync::OnceLock;
-
 use tree_sitter::Node;
 
-use super::{
-    collapse_whitespace, text, Decl, EntryPoint, EntryRole, KindInfo, Lang, Role, UnitDecl,
-    NO_BINDINGS,
-};
+use super::{collapse_whitespace, text, Decl, EntryPoint, EntryRole, Lang, Role};
 use crate::model::{Language, UnitKind};
-
-static KINDS: OnceLock<Vec<KindInfo>> = OnceLock::new();
 
 /// C# as data for the generic walk.
 pub static CSHARP: Lang = Lang {
-    language: Language::CSharp,
-    name: "csharp",
-    grammar,
-    separator: ".",
-    unit_marks: &[b"{"],
-    span_parents: &[],
-    span_groups: &[],
-    ends_at_code: false,
-    bindings: &NO_BINDINGS,
-    role_of,
-    opaque_of,
-    declare,
-    is_test_attribute: |_, _| false,
     line_separators: &['\u{85}', '\u{2028}', '\u{2029}'],
     blanked_ranges: Some(directives::blanked_ranges),
     comment_directive_line: Some(directives::comment_directive_line),
@@ -39,8 +19,14 @@ pub static CSHARP: Lang = Lang {
         name: "<Main>$",
         role_of: entry_role_of,
     }),
-    generated_marker: None,
-    kinds: &KINDS,
+    ..Lang::new(
+        Language::CSharp,
+        "csharp",
+        grammar,
+        role_of,
+        opaque_of,
+        declare,
+    )
 };
 
 fn grammar() -> tree_sitter::Language {
@@ -157,14 +143,7 @@ fn declare(node: Node, src: &[u8]) -> Option<Decl> {
     } else {
         (UnitKind::Function, function_name(node, src)?)
     };
-    Some(Decl {
-        scope: Some(name.clone()),
-        unit: Some(UnitDecl {
-            kind: unit_kind,
-            name,
-            counts_as_type: unit_kind == UnitKind::Type,
-        }),
-    })
+    Some(Decl::unit(unit_kind, name))
 }
 
 /// The own name of a function-like declaration; `None` for an event without accessors.

@@ -5,8 +5,29 @@
 
 use tree_sitter::Node;
 
-use super::{collapse_whitespace, text, Binder, Decl, Role, UnitDecl};
-use crate::model::{LeftOutReason, UnitKind};
+use super::{collapse_whitespace, text, Binder, Bindings, Decl, Lang, Role};
+use crate::model::{Language, LeftOutReason, UnitKind};
+
+/// A language of the family as data for the generic walk, from its grammar, bindings,
+/// roles and naming: `=>` marks a unit as `{` does (`const f = x => x`), a unit starts at
+/// its `export`, `declare` or lone declarator's keyword, and lines (and `//` comments)
+/// end at U+2028 and U+2029 too, as ECMAScript ends them.
+pub const fn lang(
+    language: Language,
+    name: &'static str,
+    grammar: fn() -> tree_sitter::Language,
+    bindings: &'static Bindings,
+    role_of: fn(&str) -> Role,
+    declare: fn(Node, &[u8]) -> Option<Decl>,
+) -> Lang {
+    Lang {
+        unit_marks: &[b"{", b"=>"],
+        span_parents: &SPAN_PARENTS,
+        bindings,
+        line_separators: &['\u{2028}', '\u{2029}'],
+        ..Lang::new(language, name, grammar, role_of, opaque_of, declare)
+    }
+}
 
 /// Function units of both languages. A function or class expression is a unit by its own
 /// name only where nothing binds it (the walk asks only then).
@@ -27,7 +48,7 @@ pub const FUNCTION_VALUES: [&str; 3] = [
 
 /// Where a unit starts at its parent: `export`, `declare`, and `const`/`let`/`var` of a
 /// statement's only declarator.
-pub const SPAN_PARENTS: [&str; 4] = [
+const SPAN_PARENTS: [&str; 4] = [
     "export_statement",
     "ambient_declaration",
     "lexical_declaration",
@@ -82,7 +103,7 @@ const OPAQUE: [&str; 13] = [
     "string",
 ];
 
-pub fn opaque_of(kind: &str) -> bool {
+fn opaque_of(kind: &str) -> bool {
     kind.ends_with("_expression") || OPAQUE.contains(&kind)
 }
 
@@ -112,14 +133,7 @@ pub fn declare(node: Node, src: &[u8], types: &[&str]) -> Option<Decl> {
     } else {
         (UnitKind::Function, function_name(node, src)?)
     };
-    Some(Decl {
-        scope: Some(name.clone()),
-        unit: Some(UnitDecl {
-            kind: unit_kind,
-            name,
-            counts_as_type: unit_kind == UnitKind::Type,
-        }),
-    })
+    Some(Decl::unit(unit_kind, name))
 }
 
 fn function_name(node: Node, src: &[u8]) -> Option<String> {

@@ -5,37 +5,25 @@
 //! parenthesised group. Function literals are no units; `//go:` directives are comments.
 //! A file Go's `ast.IsGenerated` reads as generated is left out.
 
-use std::sync::OnceLock;
-
 use tree_sitter::Node;
 
-use super::{text, Decl, KindInfo, Lang, Role, UnitDecl, NO_BINDINGS};
+use super::{text, Decl, Lang, Role};
 use crate::model::{Language, LeftOutReason, UnitKind};
-
-static KINDS: OnceLock<Vec<KindInfo>> = OnceLock::new();
 
 /// Go as data for the generic walk.
 pub static GO: Lang = Lang {
-    language: Language::Go,
-    name: "go",
-    grammar: || tree_sitter_go::LANGUAGE.into(),
-    separator: ".",
-    unit_marks: &[b"{"],
     // A lone `type X struct{}` starts at `type`; a spec of `type (...)` where it stands.
     span_parents: &["type_declaration"],
     span_groups: &["("],
-    ends_at_code: false,
-    bindings: &NO_BINDINGS,
-    role_of,
-    opaque_of,
-    declare,
-    is_test_attribute: |_, _| false,
-    line_separators: &[],
-    blanked_ranges: None,
-    comment_directive_line: None,
-    entry_point: None,
     generated_marker: Some(generated_marker),
-    kinds: &KINDS,
+    ..Lang::new(
+        Language::Go,
+        "go",
+        || tree_sitter_go::LANGUAGE.into(),
+        role_of,
+        opaque_of,
+        declare,
+    )
 };
 
 /// Every Go declaration that holds a unit is written with braces (a body, a struct or
@@ -79,14 +67,7 @@ fn declare(node: Node, src: &[u8]) -> Option<Decl> {
     if name.is_empty() {
         return None;
     }
-    Some(Decl {
-        scope: Some(name.clone()),
-        unit: Some(UnitDecl {
-            kind,
-            name,
-            counts_as_type: kind == UnitKind::Type,
-        }),
-    })
+    Some(Decl::unit(kind, name))
 }
 
 /// A method's receiver base type, without pointer, parentheses or type arguments:

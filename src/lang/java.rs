@@ -6,36 +6,22 @@
 //! classes, lambdas and initializer blocks are neither units nor scopes. Annotations
 //! are inside a declaration's node, so its span; a Javadoc above it is not.
 
-use std::sync::OnceLock;
-
 use tree_sitter::Node;
 
-use super::{text, Binder, Bindings, Decl, KindInfo, Lang, Role, UnitDecl};
+use super::{text, Binder, Bindings, Decl, Lang, Role};
 use crate::model::{Language, LeftOutReason, UnitKind};
-
-static KINDS: OnceLock<Vec<KindInfo>> = OnceLock::new();
 
 /// Java as data for the generic walk.
 pub static JAVA: Lang = Lang {
-    language: Language::Java,
-    name: "java",
-    grammar: || tree_sitter_java::LANGUAGE.into(),
-    separator: ".",
-    unit_marks: &[b"{"],
-    span_parents: &[],
-    span_groups: &[],
-    ends_at_code: false,
     bindings: &BINDINGS,
-    role_of,
-    opaque_of,
-    declare,
-    is_test_attribute: |_, _| false,
-    line_separators: &[],
-    blanked_ranges: None,
-    comment_directive_line: None,
-    entry_point: None,
-    generated_marker: None,
-    kinds: &KINDS,
+    ..Lang::new(
+        Language::Java,
+        "java",
+        || tree_sitter_java::LANGUAGE.into(),
+        role_of,
+        opaque_of,
+        declare,
+    )
 };
 
 /// A field's declarator (in a class, or a constant of an interface or annotation type)
@@ -110,14 +96,7 @@ fn declare(node: Node, src: &[u8]) -> Option<Decl> {
             scope: Some(name),
         });
     };
-    Some(Decl {
-        scope: Some(name.clone()),
-        unit: Some(UnitDecl {
-            kind: unit_kind,
-            name,
-            counts_as_type: unit_kind == UnitKind::Type,
-        }),
-    })
+    Some(Decl::unit(unit_kind, name))
 }
 
 /// The path rule that leaves a Java file out (SPEC §10): directories named `test` or

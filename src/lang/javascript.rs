@@ -2,39 +2,21 @@
 //! parsed with JSX. Function declarations, generators, methods, accessors and the
 //! functions bound to a name (`ecmascript.rs`); only `class` is a type unit.
 
-use std::sync::OnceLock;
-
 use tree_sitter::Node;
 
-use super::ecmascript::{self, binder, FUNCTIONS, FUNCTION_VALUES, SPAN_PARENTS};
-use super::{Binder, Bindings, Decl, KindInfo, Lang, Role};
+use super::ecmascript::{self, binder, FUNCTIONS, FUNCTION_VALUES};
+use super::{Binder, Bindings, Decl, Lang, Role};
 use crate::model::Language;
 
-static KINDS: OnceLock<Vec<KindInfo>> = OnceLock::new();
-
 /// JavaScript as data for the generic walk.
-pub static JAVASCRIPT: Lang = Lang {
-    language: Language::JavaScript,
-    name: "javascript",
-    grammar: || tree_sitter_javascript::LANGUAGE.into(),
-    separator: ".",
-    unit_marks: &[b"{", b"=>"],
-    span_parents: &SPAN_PARENTS,
-    span_groups: &[],
-    ends_at_code: false,
-    bindings: &BINDINGS,
+pub static JAVASCRIPT: Lang = ecmascript::lang(
+    Language::JavaScript,
+    "javascript",
+    || tree_sitter_javascript::LANGUAGE.into(),
+    &BINDINGS,
     role_of,
-    opaque_of: ecmascript::opaque_of,
     declare,
-    is_test_attribute: |_, _| false,
-    entry_point: None,
-    // ECMAScript ends lines (and `//` comments) at U+2028 and U+2029 too.
-    line_separators: &['\u{2028}', '\u{2029}'],
-    blanked_ranges: None,
-    comment_directive_line: None,
-    generated_marker: None,
-    kinds: &KINDS,
-};
+);
 
 const TYPES: [&str; 2] = ["class_declaration", "class"];
 

@@ -13,6 +13,7 @@ pub mod python;
 pub mod rust;
 pub mod typescript;
 
+use std::mem::ManuallyDrop;
 use std::sync::OnceLock;
 
 use tree_sitter::{Node, Point};
@@ -110,6 +111,21 @@ pub struct Decl {
     pub scope: Option<String>,
 }
 
+impl Decl {
+    /// A unit of `kind` that is also the scope of what it holds, by the same name; a type
+    /// unit counts toward `types_per_file`.
+    pub fn unit(kind: UnitKind, name: String) -> Decl {
+        Decl {
+            scope: Some(name.clone()),
+            unit: Some(UnitDecl {
+                kind,
+                name,
+                counts_as_type: kind == UnitKind::Type,
+            }),
+        }
+    }
+}
+
 /// A language's generated-file marker in a file's text: the marker as shown in a
 /// reason and its 1-based line.
 pub type GeneratedMarker = fn(&str) -> Option<(&'static str, usize)>;
@@ -170,10 +186,49 @@ pub struct Lang {
     /// `// Code generated ... DO NOT EDIT.` before `package`, as `ast.IsGenerated` reads
     /// it).
     pub generated_marker: Option<GeneratedMarker>,
-    kinds: &'static OnceLock<Vec<KindInfo>>,
+    /// The walk's table of node kinds, built on first use. Never dropped (every `Lang`
+    /// is a static), which lets [`Lang::new`] be the const base of struct-update syntax.
+    kinds: ManuallyDrop<OnceLock<Vec<KindInfo>>>,
 }
 
 impl Lang {
+    /// A language from what every language has of its own — its grammar, roles and
+    /// naming — and the common defaults for the rest: scopes joined with `.`, `{` the only
+    /// unit mark, no span parents or groups, no bindings, test attributes, line
+    /// separators beyond `\n` and `\r`, blanked text, entry point or marker of its own.
+    /// A language file states only what differs, with struct-update syntax:
+    /// `Lang { separator: "::", ..Lang::new(...) }`.
+    pub const fn new(
+        language: Language,
+        name: &'static str,
+        grammar: fn() -> tree_sitter::Language,
+        role_of: fn(&str) -> Role,
+        opaque_of: fn(&str) -> bool,
+        declare: fn(Node, &[u8]) -> Option<Decl>,
+    ) -> Lang {
+        Lang {
+            language,
+            name,
+            grammar,
+            separator: ".",
+            unit_marks: &[b"{"],
+            span_parents: &[],
+            span_groups: &[],
+            ends_at_code: false,
+            bindings: &NO_BINDINGS,
+            role_of,
+            opaque_of,
+            declare,
+            is_test_attribute: |_, _| false,
+            line_separators: &[],
+            blanked_ranges: None,
+            comment_directive_line: None,
+            entry_point: None,
+            generated_marker: None,
+            kinds: ManuallyDrop::new(OnceLock::new()),
+        }
+    }
+
     /// The grammar and naming of `language`; `None` for Markdown, which has no units.
     pub fn of(language: Language) -> Option<&'static Lang> {
         match language {

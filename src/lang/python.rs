@@ -3,41 +3,29 @@
 //! (`Outer.Inner.run`, `outer.inner`). A unit starts at its first decorator and ends at
 //! its last statement, as Python's own parser (`ast`) spans it; lambdas are no units.
 
-use std::sync::OnceLock;
-
 use tree_sitter::Node;
 
-use super::{text, Decl, KindInfo, Lang, Role, UnitDecl, NO_BINDINGS};
+use super::{text, Decl, Lang, Role};
 use crate::model::{Language, LeftOutReason, UnitKind};
-
-static KINDS: OnceLock<Vec<KindInfo>> = OnceLock::new();
 
 /// Python as data for the generic walk.
 pub static PYTHON: Lang = Lang {
-    language: Language::Python,
-    name: "python",
-    grammar: || tree_sitter_python::LANGUAGE.into(),
-    separator: ".",
     // No simple statement or expression holds a `def` or a `class`: what is not a block
     // or a compound statement is never entered.
     unit_marks: &[],
     // `decorated_definition` holds the decorators and the definition: the unit starts at
     // the first decorator, whatever comments stand between them.
     span_parents: &["decorated_definition"],
-    span_groups: &[],
     // The grammar's block runs over the comment lines after its last statement.
     ends_at_code: true,
-    bindings: &NO_BINDINGS,
-    role_of,
-    opaque_of,
-    declare,
-    is_test_attribute: |_, _| false,
-    line_separators: &[],
-    blanked_ranges: None,
-    comment_directive_line: None,
-    entry_point: None,
-    generated_marker: None,
-    kinds: &KINDS,
+    ..Lang::new(
+        Language::Python,
+        "python",
+        || tree_sitter_python::LANGUAGE.into(),
+        role_of,
+        opaque_of,
+        declare,
+    )
 };
 
 /// The kinds that may hold a `def` or a `class`: the module, blocks, compound statements
@@ -84,14 +72,7 @@ fn declare(node: Node, src: &[u8]) -> Option<Decl> {
     if name.is_empty() {
         return None;
     }
-    Some(Decl {
-        scope: Some(name.clone()),
-        unit: Some(UnitDecl {
-            kind,
-            name,
-            counts_as_type: kind == UnitKind::Type,
-        }),
-    })
+    Some(Decl::unit(kind, name))
 }
 
 /// The path rule that leaves a Python file out (SPEC §10): `test`, `tests` and

@@ -2,36 +2,16 @@
 //! scopes joined with `::`, impls named by their cleaned types) and the `#[cfg(test)]`
 //! attribute that leaves test code out.
 
-use std::sync::OnceLock;
-
 use tree_sitter::Node;
 
-use super::{text, Decl, KindInfo, Lang, Role, UnitDecl, NO_BINDINGS};
+use super::{text, Decl, Lang, Role, UnitDecl};
 use crate::model::{Language, UnitKind};
-
-static KINDS: OnceLock<Vec<KindInfo>> = OnceLock::new();
 
 /// Rust as data for the generic walk.
 pub static RUST: Lang = Lang {
-    language: Language::Rust,
-    name: "rust",
-    grammar,
     separator: "::",
-    unit_marks: &[b"{"],
-    span_parents: &[],
-    span_groups: &[],
-    ends_at_code: false,
-    bindings: &NO_BINDINGS,
-    role_of,
-    opaque_of,
-    declare,
     is_test_attribute,
-    line_separators: &[],
-    blanked_ranges: None,
-    comment_directive_line: None,
-    entry_point: None,
-    generated_marker: None,
-    kinds: &KINDS,
+    ..Lang::new(Language::Rust, "rust", grammar, role_of, opaque_of, declare)
 };
 
 fn grammar() -> tree_sitter::Language {
@@ -99,14 +79,7 @@ fn declare(node: Node, src: &[u8]) -> Option<Decl> {
 /// A unit named by its `name` field (raw identifiers as written), also a scope.
 fn named(node: Node, src: &[u8], kind: UnitKind) -> Option<Decl> {
     let name = name_of(node, src)?;
-    Some(Decl {
-        scope: Some(name.clone()),
-        unit: Some(UnitDecl {
-            kind,
-            name,
-            counts_as_type: kind == UnitKind::Type,
-        }),
-    })
+    Some(Decl::unit(kind, name))
 }
 
 fn name_of(node: Node, src: &[u8]) -> Option<String> {

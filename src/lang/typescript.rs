@@ -3,59 +3,31 @@
 //! and declared signatures, interface and abstract members, interfaces and enums; type
 //! aliases, namespaces and `declare module` blocks are neither units nor scopes.
 
-use std::sync::OnceLock;
-
 use tree_sitter::Node;
 
-use super::ecmascript::{self, binder, FUNCTION_VALUES, SPAN_PARENTS};
-use super::{Binder, Bindings, Decl, KindInfo, Lang, Role};
+use super::ecmascript::{self, binder, FUNCTION_VALUES};
+use super::{Binder, Bindings, Decl, Lang, Role};
 use crate::model::Language;
 
-static KINDS: OnceLock<Vec<KindInfo>> = OnceLock::new();
-static TSX_KINDS: OnceLock<Vec<KindInfo>> = OnceLock::new();
-
 /// TypeScript as data for the generic walk.
-pub static TYPESCRIPT: Lang = typescript(
+pub static TYPESCRIPT: Lang = ecmascript::lang(
+    Language::TypeScript,
     "typescript",
     || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
-    &KINDS,
+    &BINDINGS,
+    role_of,
+    declare,
 );
 
 /// TypeScript with JSX (`.tsx`): the same data over the TSX grammar.
-pub static TSX: Lang = typescript(
+pub static TSX: Lang = ecmascript::lang(
+    Language::TypeScript,
     "tsx",
     || tree_sitter_typescript::LANGUAGE_TSX.into(),
-    &TSX_KINDS,
+    &BINDINGS,
+    role_of,
+    declare,
 );
-
-const fn typescript(
-    name: &'static str,
-    grammar: fn() -> tree_sitter::Language,
-    kinds: &'static OnceLock<Vec<KindInfo>>,
-) -> Lang {
-    Lang {
-        language: Language::TypeScript,
-        name,
-        grammar,
-        separator: ".",
-        unit_marks: &[b"{", b"=>"],
-        span_parents: &SPAN_PARENTS,
-        span_groups: &[],
-        ends_at_code: false,
-        bindings: &BINDINGS,
-        role_of,
-        opaque_of: ecmascript::opaque_of,
-        declare,
-        is_test_attribute: |_, _| false,
-        entry_point: None,
-        // ECMAScript ends lines (and `//` comments) at U+2028 and U+2029 too.
-        line_separators: &['\u{2028}', '\u{2029}'],
-        blanked_ranges: None,
-        comment_directive_line: None,
-        generated_marker: None,
-        kinds,
-    }
-}
 
 const FUNCTIONS: [&str; 8] = [
     ecmascript::FUNCTIONS[0],
