@@ -1,6 +1,7 @@
 //! The measurement cache: what measuring a file gave, kept under `.git/structgate/cache/`
-//! for the next run, keyed by the git blob id of the file's bytes, its language and
-//! whether a generated-code header leaves it out. It wraps stage 2 without changing it:
+//! for the next run, keyed by the git blob id of the file's bytes, the grammar it is
+//! parsed with (`.ts` and `.tsx` are one language, two grammars) and whether a
+//! generated-code header leaves it out. It wraps stage 2 without changing it:
 //! a miss is measured by [`measure::measure_file`] and stored; a hit is that same outcome
 //! with the file's path. For a tracked file whose stat data match the index the id is
 //! free (`crate::git::IndexIds`): a hit reads neither the file nor parses it.
@@ -14,15 +15,16 @@ mod store;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::git::{blob_id, BlobId, IndexIds, Repo};
+use crate::lang::Lang;
 use crate::measure::{self, Memo, Options};
-use crate::model::{FileOutcome, Language, SkipReason};
+use crate::model::{FileOutcome, SkipReason};
 
 use store::{Store, KEY_LEN};
 
 /// The versions a cache entry must have been written by: the shard format, structgate,
 /// the measurer's source (a digest, see build.rs) and the locked grammar crates.
 const STAMP: &str = concat!(
-    "v1 structgate ",
+    "v2 structgate ",
     env!("CARGO_PKG_VERSION"),
     " measurer ",
     env!("STRUCTGATE_MEASURER_DIGEST"),
@@ -34,15 +36,15 @@ const STAMP: &str = concat!(
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Key {
     id: [u8; 20],
-    language: u8,
+    grammar: u8,
     honour_generated_header: u8,
 }
 
 impl Key {
-    fn new(id: BlobId, language: Language, options: &Options) -> Key {
+    fn new(id: BlobId, lang: &Lang, options: &Options) -> Key {
         Key {
             id: id.0,
-            language: language as u8,
+            grammar: lang.grammar_id(),
             honour_generated_header: u8::from(options.honour_generated_header),
         }
     }
@@ -50,7 +52,7 @@ impl Key {
     fn encode(&self) -> [u8; KEY_LEN] {
         let mut out = [0u8; KEY_LEN];
         out[..20].copy_from_slice(&self.id);
-        out[20] = self.language;
+        out[20] = self.grammar;
         out[21] = self.honour_generated_header;
         out
     }
@@ -58,7 +60,7 @@ impl Key {
     fn decode(bytes: &[u8]) -> Option<Key> {
         Some(Key {
             id: bytes.get(..20)?.try_into().ok()?,
-            language: *bytes.get(20)?,
+            grammar: *bytes.get(20)?,
             honour_generated_header: *bytes.get(21)?,
         })
     }
@@ -129,25 +131,25 @@ impl Cache {
     /// The cached outcome of a tracked, stat-clean file, found without reading it.
     fn clean_hit(&self, rel: &str, options: &Options) -> Option<FileOutcome> {
         let (store, index) = (self.store.as_ref()?, self.index.as_ref()?);
-        let language = cacheable(rel)?;
+        let lang = cacheable(rel)?;
         let (id, size) = index.clean_id(rel)?;
         if size > options.max_file_size {
             return None;
         }
-        self.lookup(store, &Key::new(id, language, options), rel)
+        self.lookup(store, &Key::new(id, lang, options), rel)
     }
 
     fn measure_bytes(&self, path: &str, bytes: &[u8], options: &Options) -> Option<FileOutcome> {
         let size = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
-        let language = cacheable(path).filter(|_| size <= options.max_file_size);
-        let Some(language) = language else {
+        let lang = cacheable(path).filter(|_| size <= options.max_file_size);
+        let Some(lang) = lang else {
             // Left out by its path, too large, or not a measured language: not parsed.
             return measure::measure_file(path, bytes, options);
         };
         let Some(store) = self.store.as_ref() else {
             return self.parse(path, bytes, options);
         };
-        let key = Key::new(blob_id(bytes), language, options);
+        let key = Key::new(blob_id(bytes), lang, options);
         if let Some(hit) = self.lookup(store, &key, path) {
             return Some(hit);
         }
@@ -194,13 +196,11 @@ fn lasting(outcome: &FileOutcome) -> bool {
     )
 }
 
-/// The language of a file whose outcome depends on its own bytes alone, unless a path
+/// The grammar of a file whose outcome depends on its own bytes alone, unless a path
 /// rule leaves it out (those are decided without reading it: nothing to cache).
-fn cacheable(path: &str) -> Option<Language> {
-    let language = Language::of_path(path).filter(|l| *l != Language::Markdown)?;
-    measure::left_out_by_path(path)
-        .is_none()
-        .then_some(language)
+fn cacheable(path: &str) -> Option<&'static Lang> {
+    let lang = Lang::for_path(path)?;
+    measure::left_out_by_path(path).is_none().then_some(lang)
 }
 
 /// A cached outcome for the file at `path` (the same bytes may sit at several paths).

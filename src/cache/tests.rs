@@ -130,6 +130,36 @@ fn the_same_bytes_at_another_path_or_language_are_keyed_apart_or_renamed() {
     );
 }
 
+#[test]
+fn the_same_bytes_as_ts_and_tsx_are_keyed_by_their_grammar() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = Options::default();
+    // A type assertion in TypeScript, an unclosed JSX element in TSX.
+    let text = b"const cast = <Factory>(() => {});\n";
+    let cache = cache_in(dir.path(), STAMP);
+    let ts = cache.measure_bytes("src/a.ts", text, &options).unwrap();
+    let tsx = cache.measure_bytes("src/a.tsx", text, &options).unwrap();
+    let again = cache.measure_bytes("src/b.TSX", text, &options).unwrap();
+    assert_eq!(cache.finish(), stats(2, 1));
+    assert_eq!(
+        ts,
+        measure::measure_file("src/a.ts", text, &options).unwrap()
+    );
+    assert_eq!(
+        tsx,
+        measure::measure_file("src/a.tsx", text, &options).unwrap()
+    );
+    assert_eq!(
+        again,
+        measure::measure_file("src/b.TSX", text, &options).unwrap()
+    );
+    let units = |o: &FileOutcome| match o {
+        FileOutcome::Measured(m) => (m.units.len(), m.warnings.len()),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!((units(&ts), units(&tsx)), ((1, 0), (0, 1)));
+}
+
 /// The shard files the cache wrote.
 fn shards(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)

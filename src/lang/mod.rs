@@ -256,6 +256,15 @@ impl Lang {
         Lang::of(language)
     }
 
+    /// The grammar's place in [`ALL`]: one language may be parsed with two grammars
+    /// (`.ts` and `.tsx`), so what depends on the parse is keyed by this.
+    pub fn grammar_id(&self) -> u8 {
+        ALL.iter()
+            .position(|l| std::ptr::eq(*l, self))
+            .and_then(|i| u8::try_from(i).ok())
+            .unwrap_or(u8::MAX)
+    }
+
     /// The role of a node, looked up by its kind id in a table built once.
     pub fn role(&self, node: Node) -> Role {
         self.kind(node).role
