@@ -36,7 +36,9 @@ pub struct Bindings {
     /// Values that are a naming scope only (object literals).
     pub scopes: &'static [&'static str],
     /// Calls, with their arguments field: a call with a function argument is one function
-    /// unit named by the binding (`const Menu = React.memo((props) => {...})`).
+    /// unit named by the binding (`const Menu = React.memo((props) => {...})`); one with
+    /// none but a scope argument is a scope named by it (`export const actionZoomIn =
+    /// register({ perform() {} })` holds `actionZoomIn.perform`).
     pub calls: &'static [(&'static str, &'static str)],
     /// Wrappers that don't unbind (parentheses, type assertions), each with the index of
     /// the named child that is the wrapped value.
@@ -133,11 +135,21 @@ impl Bindings {
         let &(_, field) = self.calls.iter().find(|(k, _)| *k == kind)?;
         let arguments = value.child_by_field_name(field)?;
         let mut cursor = arguments.walk();
-        let functions: Vec<Node> = arguments
+        let arguments: Vec<Node> = arguments
             .named_children(&mut cursor)
             .map(|a| self.unwrap(a))
+            .collect();
+        let functions: Vec<Node> = arguments
+            .iter()
+            .copied()
             .filter(|a| self.functions.contains(&a.kind()))
             .collect();
-        (!functions.is_empty()).then_some((Value::Function, functions))
+        if !functions.is_empty() {
+            return Some((Value::Function, functions));
+        }
+        arguments
+            .iter()
+            .any(|a| self.scopes.contains(&a.kind()))
+            .then_some((Value::Scope, Vec::new()))
     }
 }

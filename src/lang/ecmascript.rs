@@ -166,17 +166,17 @@ fn method_name(node: Node, src: &[u8]) -> Option<String> {
 }
 
 /// The name a name, key or left-hand side gives: a string key its value
-/// (`"Program:exit"` is `Program:exit`), anything else as written, whitespace collapsed
-/// (`[Symbol.iterator]`, `module.exports.load`, `#secret`). A destructuring pattern names
-/// no single thing.
+/// (`"Program:exit"` is `Program:exit`; the empty key `""` as written, so its function is
+/// still a unit), anything else as written, whitespace collapsed (`[Symbol.iterator]`,
+/// `module.exports.load`, `#secret`). A destructuring pattern names no single thing.
 pub fn name_of(node: Node, src: &[u8]) -> Option<String> {
     let written = text(node, src);
     let name = match node.kind() {
         "object_pattern" | "array_pattern" => return None,
-        "string" => written
-            .get(1..written.len().saturating_sub(1))
-            .unwrap_or_default()
-            .to_string(),
+        "string" => match written.get(1..written.len().saturating_sub(1)) {
+            Some(value) if !value.is_empty() => value.to_string(),
+            _ => written.to_string(),
+        },
         _ => collapse_whitespace(written),
     };
     Some(name).filter(|n| !n.is_empty())
