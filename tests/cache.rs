@@ -167,7 +167,7 @@ fn baseline_measures_through_the_cache_and_the_gate_afresh() {
     assert_eq!(again.stdout, gate.stdout);
     assert!(
         gate.stdout
-            .contains("src/new.rs new: function_lines 7 > 5 (band 5)"),
+            .contains("src/new.rs:1 new: function_lines 7 > 5 (band 5)"),
         "{}",
         gate.stdout
     );

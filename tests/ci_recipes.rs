@@ -71,7 +71,7 @@ fn a_shallow_clone_says_why_it_is_not_judged_and_how_to_fix_it() {
     assert_eq!(judged.code, 1, "{judged:?}");
     assert_eq!(
         judged.stdout.lines().nth(2),
-        Some("src/Small.cs Small.Run: function_lines 13 > 10 (band 10)")
+        Some("src/Small.cs:3 Small.Run: function_lines 13 > 10 (band 10)")
     );
 }
 

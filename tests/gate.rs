@@ -54,7 +54,7 @@ fn assert_fails_on_small(s: &Scenario) {
         after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
-            "src/Small.cs Small.Run: function_lines 13 > 10 (band 12)",
+            "src/Small.cs:3 Small.Run: function_lines 13 > 10 (band 12)",
         ]
     );
 }
@@ -90,7 +90,7 @@ fn a_new_untracked_file_is_judged() {
     assert_eq!(run.code, 1, "{run:?}");
     assert!(
         run.stdout
-            .contains("src/New.cs New.Go: function_lines 13 > 10 (band 12)\n"),
+            .contains("src/New.cs:3 New.Go: function_lines 13 > 10 (band 12)\n"),
         "{}",
         run.stdout
     );
@@ -121,7 +121,7 @@ fn the_baseline_tolerates_its_value_and_not_one_line_more() {
     assert_eq!(run.code, 1, "{run:?}");
     assert!(
         run.stdout
-            .contains("src/Big.cs Big.Old: function_lines 21 > 10 (band 12, baseline 20)\n"),
+            .contains("src/Big.cs:3 Big.Old: function_lines 21 > 10 (band 12, baseline 20)\n"),
         "{}",
         run.stdout
     );
@@ -138,7 +138,7 @@ fn a_divergence_passes_and_is_listed_and_summarised() {
         [
             "structure judged 1 file(s) in 1 context(s), within their Limits",
             "Structure within tolerance:",
-            "  src/Small.cs Small.Run: function_lines 12 > 10 (band 12)",
+            "  src/Small.cs:3 Small.Run: function_lines 12 > 10 (band 12)",
         ]
     );
     assert_eq!(
@@ -177,8 +177,8 @@ fn a_branch_cannot_loosen_its_own_gate() {
         out,
         [
             "structure judged 2 file(s) in 1 context(s): 2 excess(es) past the band",
-            "src/Big.cs Big.Old: function_lines 25 > 10 (band 12, baseline 20)",
-            "src/Small.cs Small.Run: function_lines 13 > 10 (band 12)",
+            "src/Big.cs:3 Big.Old: function_lines 25 > 10 (band 12, baseline 20)",
+            "src/Small.cs:4 Small.Run: function_lines 13 > 10 (band 12)",
             "terms changed on this branch (not applied):",
             "  inventory: context.yaml: sources removed: src (loosens)",
             "  inventory: context.yaml: sources added: elsewhere (tightens)",
@@ -333,7 +333,7 @@ fn a_renamed_unit_does_not_keep_the_allowance() {
     assert_eq!(run.code, 1, "{run:?}");
     assert!(
         run.stdout
-            .contains("src/Moved.cs Big.Older: function_lines 20 > 10 (band 12)\n"),
+            .contains("src/Moved.cs:3 Big.Older: function_lines 20 > 10 (band 12)\n"),
         "{}",
         run.stdout
     );
@@ -372,7 +372,7 @@ fn sandboxes_count_a_unit_once_at_the_worse_value() {
         after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
-            "src/Small.cs Small.Run: function_lines 15 > 10 (band 12)",
+            "src/Small.cs:3 Small.Run: function_lines 15 > 10 (band 12)",
         ]
     );
 }
@@ -415,7 +415,7 @@ fn judged_and_unjudged_contexts_are_both_named() {
         after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
-            "src/Small.cs Small.Run: function_lines 13 > 10 (band 12)",
+            "src/Small.cs:3 Small.Run: function_lines 13 > 10 (band 12)",
             "structure not judged in web (no baseline at the merge-base); judged: inventory",
         ]
     );

@@ -77,7 +77,7 @@ fn a_base_before_adoption_names_itself_and_the_base_that_would_judge() {
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(
         run.stdout.lines().nth(2),
-        Some("src/Small.cs Small.Run: function_lines 13 > 10 (band 12)")
+        Some("src/Small.cs:3 Small.Run: function_lines 13 > 10 (band 12)")
     );
 }
 

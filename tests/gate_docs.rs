@@ -47,7 +47,7 @@ fn growing_an_imported_file_fails_the_document_that_loads_it() {
         after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
-            "docs/guide.md guide.md: loaded_bytes 110 > 100 (band 100) (imports changed: shared/tone.md)",
+            "docs/guide.md:1 guide.md: loaded_bytes 110 > 100 (band 100) (imports changed: shared/tone.md)",
         ]
     );
     assert_eq!(run.stderr, "");
@@ -108,8 +108,8 @@ fn moving_prose_into_an_eagerly_imported_file_still_fails() {
         after_base(&run.stdout),
         [
             "structure judged 2 file(s) in 1 context(s): 1 excess(es) past the band",
-            "docs/guide.md guide.md: loaded_bytes 321 > 300 (band 300, baseline 310) (imports changed: docs/more.md)",
-            "can tighten: docs/guide.md guide.md: file_bytes 70 (baseline 310)",
+            "docs/guide.md:1 guide.md: loaded_bytes 321 > 300 (band 300, baseline 310) (imports changed: docs/more.md)",
+            "can tighten: docs/guide.md:1 guide.md: file_bytes 70 (baseline 310)",
         ]
     );
 }
@@ -129,8 +129,8 @@ fn moving_prose_behind_a_link_shrinks_what_a_document_loads() {
         after_base(&run.stdout),
         [
             "structure judged 2 file(s) in 1 context(s), within their Limits",
-            "can tighten: docs/guide.md guide.md: file_bytes 82 (baseline 310)",
-            "can tighten: docs/guide.md guide.md: loaded_bytes 82 (baseline 310)",
+            "can tighten: docs/guide.md:1 guide.md: file_bytes 82 (baseline 310)",
+            "can tighten: docs/guide.md:1 guide.md: loaded_bytes 82 (baseline 310)",
         ]
     );
 }
@@ -169,8 +169,8 @@ fn a_new_document_must_fit_the_cap_and_bad_imports_are_warned() {
         after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 2 excess(es) past the band",
-            "docs/new.md new.md: file_bytes 364 > 300 (band 300)",
-            "docs/new.md new.md: loaded_bytes 364 > 300 (band 300)",
+            "docs/new.md:1 new.md: file_bytes 364 > 300 (band 300)",
+            "docs/new.md:1 new.md: loaded_bytes 364 > 300 (band 300)",
         ]
     );
     assert_eq!(
@@ -202,8 +202,8 @@ fn an_import_cycle_ends_and_both_documents_are_judged() {
         after_base(&run.stdout),
         [
             "structure judged 2 file(s) in 1 context(s): 2 excess(es) past the band",
-            "docs/a.md a.md: loaded_bytes 109 > 100 (band 100) (imports changed: docs/b.md)",
-            "docs/b.md b.md: loaded_bytes 109 > 100 (band 100)",
+            "docs/a.md:1 a.md: loaded_bytes 109 > 100 (band 100) (imports changed: docs/b.md)",
+            "docs/b.md:1 b.md: loaded_bytes 109 > 100 (band 100)",
         ]
     );
 }

@@ -13,7 +13,7 @@ fn grow_small(dir: &std::path::Path) {
     std::fs::write(dir.join("src/Small.cs"), cs_class("Small", &[("Run", 13)])).expect("write");
 }
 
-const EXCESS: &str = "src/Small.cs Small.Run: function_lines 13 > 10 (band 12)";
+const EXCESS: &str = "src/Small.cs:3 Small.Run: function_lines 13 > 10 (band 12)";
 
 #[test]
 fn unborn_head_is_not_judged_and_require_judged_fails() {
@@ -85,7 +85,7 @@ fn a_shallow_clone_without_the_merge_base_is_not_judged_unless_started() {
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(
         after_base(&run.stdout)[1],
-        "src/Small.cs Small.Run: function_lines 14 > 10 (band 12)"
+        "src/Small.cs:3 Small.Run: function_lines 14 > 10 (band 12)"
     );
 }
 
@@ -457,7 +457,7 @@ fn no_filter_textconv_hook_or_fsmonitor_of_the_repository_ever_runs() {
         after_base(&run.stdout),
         [
             "structure judged 2 file(s) in 1 context(s): 2 excess(es) past the band",
-            "src/New.cs New.Run: function_lines 13 > 10 (band 12)",
+            "src/New.cs:3 New.Run: function_lines 13 > 10 (band 12)",
             EXCESS,
         ]
     );

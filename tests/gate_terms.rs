@@ -64,7 +64,7 @@ fn limits_raised_lowered_added_and_removed_and_the_tolerance() {
         lines,
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
-            "src/Small.cs Small.Run: function_lines 13 > 10 (band 12)",
+            "src/Small.cs:3 Small.Run: function_lines 13 > 10 (band 12)",
             "terms changed on this branch (not applied):",
             "  inventory: principles.md: file_lines removed: 500 (loosens)",
             "  inventory: principles.md: function_lines 10 -> 40 (loosens)",
@@ -219,7 +219,7 @@ fn baseline_entries_added_raised_lowered_and_removed() {
         lines,
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
-            "src/Small.cs Small.Run: function_lines 40 > 10 (band 10)",
+            "src/Small.cs:3 Small.Run: function_lines 40 > 10 (band 10)",
             "terms changed on this branch (not applied):",
             "  inventory: structure-baseline.tsv: src/Big.cs Big.Gone function_lines removed: 30 (tightens)",
             "  inventory: structure-baseline.tsv: src/Big.cs Big.Mid function_lines 25 -> 15 (tightens)",
@@ -424,7 +424,7 @@ fn broken_terms_on_the_branch_are_listed_and_the_base_still_judges() {
         lines,
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
-            "src/Small.cs Small.Run: function_lines 13 > 10 (band 12)",
+            "src/Small.cs:3 Small.Run: function_lines 13 > 10 (band 12)",
             "terms changed on this branch (not applied):",
             "  inventory: principles.md: does not read on the branch: principles.md:6: function_lines: -3 is not a positive whole number (loosens)",
         ]
@@ -480,9 +480,9 @@ fn a_baseline_that_can_tighten_below_its_entry_or_back_within_the_band() {
         [
             "structure judged 1 file(s) in 1 context(s), within their Limits",
             "Structure within tolerance:",
-            "  src/Big.cs Big.Other: function_lines 11 > 10 (band 12, baseline 25)",
-            "can tighten: src/Big.cs Big.Old: function_lines 15 (baseline 20)",
-            "can tighten: src/Big.cs Big.Other: function_lines 11 (baseline 25)",
+            "  src/Big.cs:18 Big.Other: function_lines 11 > 10 (band 12, baseline 25)",
+            "can tighten: src/Big.cs:3 Big.Old: function_lines 15 (baseline 20)",
+            "can tighten: src/Big.cs:18 Big.Other: function_lines 11 (baseline 25)",
         ]
     );
     let run = s.gate(&["--format", "json"]);
@@ -515,7 +515,7 @@ fn a_baseline_that_can_tighten_below_its_entry_or_back_within_the_band() {
         [
             "structure judged 1 file(s) in 1 context(s), within their Limits",
             "Structure within tolerance:",
-            "  src/Big.cs Big.Other: function_lines 11 > 10 (band 12, baseline 25)",
+            "  src/Big.cs:18 Big.Other: function_lines 11 > 10 (band 12, baseline 25)",
             "terms changed on this branch (not applied):",
             "  inventory: structure-baseline.tsv: src/Big.cs Big.Old function_lines 20 -> 15 (tightens)",
             "  inventory: structure-baseline.tsv: src/Big.cs Big.Other function_lines removed: 25 (tightens)",

@@ -333,7 +333,7 @@ fn only_the_first_limits_section_is_read_and_a_second_is_a_warning() {
     );
     assert!(
         run.stdout
-            .ends_with("\na.rs f: function_lines 7 > 5 (band 5, baseline 6)\n"),
+            .ends_with("\na.rs:1 f: function_lines 7 > 5 (band 5, baseline 6)\n"),
         "{}",
         run.stdout
     );

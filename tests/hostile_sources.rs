@@ -29,7 +29,7 @@ fn top_level_statements_that_grow_are_a_function_that_grew() {
         after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
-            "src/Program.cs <Main>$: function_lines 301 > 10 (band 12)",
+            "src/Program.cs:3 <Main>$: function_lines 301 > 10 (band 12)",
         ]
     );
     let measured = s.run(&["measure", "src/Program.cs"]);
@@ -59,14 +59,15 @@ fn small_class(lines: usize, eol: &str, wrap: (&str, &str)) -> String {
     s
 }
 
-fn assert_gate_fails_on_small_run(s: &Scenario, lines: usize) {
+/// Asserts a failed gate whose only excess is `Small.Run` at `start` with `lines` lines.
+fn assert_gate_fails_on_small_run(s: &Scenario, start: u32, lines: usize) {
     let run = s.gate(&[]);
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(
         after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
-            &format!("src/Small.cs Small.Run: function_lines {lines} > 10 (band 12)"),
+            &format!("src/Small.cs:{start} Small.Run: function_lines {lines} > 10 (band 12)"),
         ]
     );
 }
@@ -76,7 +77,7 @@ fn a_region_message_opens_no_comment() {
     let s = Scenario::feature_of_inventory();
     let wrap = ("    #region Helpers /*", "    #endregion */");
     s.write("src/Small.cs", &small_class(40, "\n", wrap));
-    assert_gate_fails_on_small_run(&s, 40);
+    assert_gate_fails_on_small_run(&s, 4, 40);
     let measured = s.run(&["measure", "src/Small.cs"]);
     assert_eq!((measured.code, measured.stderr.as_str()), (0, ""));
 }
@@ -86,12 +87,12 @@ fn a_pragma_or_warning_line_opens_no_comment() {
     let s = Scenario::feature_of_inventory();
     let wrap = ("#pragma warning disable CS0168 /*", "// */");
     s.write("src/Small.cs", &small_class(40, "\n", wrap));
-    assert_gate_fails_on_small_run(&s, 40);
+    assert_gate_fails_on_small_run(&s, 4, 40);
     s.write(
         "src/Small.cs",
         &small_class(30, "\n", ("#warning /*", "#warning */")),
     );
-    assert_gate_fails_on_small_run(&s, 30);
+    assert_gate_fails_on_small_run(&s, 4, 30);
 }
 
 #[test]
@@ -119,7 +120,7 @@ fn a_directive_inside_a_block_comment_is_warned_about_naming_its_line() {
 fn lone_cr_line_ends_count_as_line_breaks() {
     let s = Scenario::feature_of_inventory();
     s.write("src/Small.cs", &small_class(60, "\r", ("", "")));
-    assert_gate_fails_on_small_run(&s, 60);
+    assert_gate_fails_on_small_run(&s, 3, 60);
     let tsv = |s: &Scenario| {
         let measured = s.run(&["measure", "--format", "tsv", "src/Small.cs"]);
         measured
@@ -151,7 +152,7 @@ fn csharp_unicode_line_separators_end_lines_and_comments() {
     // an editor that knows only `\n` shows as one line.
     let hidden = small_class(40, "\u{2028}", ("    // note", "")).replacen("\u{2028}", "\n", 2);
     s.write("src/Small.cs", &hidden);
-    assert_gate_fails_on_small_run(&s, 40);
+    assert_gate_fails_on_small_run(&s, 4, 40);
 }
 
 #[test]
@@ -164,7 +165,7 @@ fn extensions_match_in_any_case() {
         after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
-            "src/Big2.CS Big2.Grown: function_lines 40 > 10 (band 12)",
+            "src/Big2.CS:3 Big2.Grown: function_lines 40 > 10 (band 12)",
         ]
     );
 }
@@ -183,7 +184,7 @@ fn a_parenthesis_in_a_cfg_string_does_not_make_production_code_test_code() {
         after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
-            "src/lib.rs production: function_lines 41 > 10 (band 12)",
+            "src/lib.rs:1 production: function_lines 41 > 10 (band 12)",
         ]
     );
     // A `test` that really is a direct argument of `all(...)` still leaves test code out.

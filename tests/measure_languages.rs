@@ -98,7 +98,7 @@ fn the_gate_judges_a_grown_component_and_the_baseline_tolerates_an_old_one() {
         after_base(&run.stdout),
         [
             "structure judged 2 file(s) in 1 context(s): 1 excess(es) past the band",
-            "src/Menu.tsx Menu: function_lines 13 > 10 (band 12)",
+            "src/Menu.tsx:1 Menu: function_lines 13 > 10 (band 12)",
         ]
     );
 }

@@ -104,7 +104,7 @@ fn the_gate_judges_a_grown_python_method_and_the_baseline_tolerates_an_old_one()
         after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
-            "src/jobs.py Job.run: function_lines 13 > 10 (band 12)",
+            "src/jobs.py:2 Job.run: function_lines 13 > 10 (band 12)",
         ]
     );
 }
@@ -243,7 +243,7 @@ fn a_go_marker_new_on_the_branch_does_not_exempt_a_grown_method() {
         after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
-            "src/parser.go Parser.Next: function_lines 13 > 10 (band 12)",
+            "src/parser.go:3 Parser.Next: function_lines 13 > 10 (band 12)",
         ]
     );
 }
@@ -335,7 +335,7 @@ fn the_gate_judges_a_java_method_from_its_annotation_and_leaves_maven_tests_out(
         after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
-            "src/main/java/Job.java Job.run: function_lines 13 > 10 (band 12)",
+            "src/main/java/Job.java:2 Job.run: function_lines 13 > 10 (band 12)",
             "left out src/test/java/JobTest.java: test directory \"test\"",
         ]
     );

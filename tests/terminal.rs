@@ -77,9 +77,9 @@ fn color_always_paints_the_gate_report() {
         format!(
             "{DIM}{}{RESET}\n\
              {RED_BOLD}structure judged 2 file(s) in 1 context(s): 1 excess(es) past the band{RESET}\n\
-             src/Small.cs Small.Run: {RED_BOLD}function_lines 13 > 10 (band 12){RESET}\n\
+             src/Small.cs:3 Small.Run: {RED_BOLD}function_lines 13 > 10 (band 12){RESET}\n\
              {YELLOW}Structure within tolerance:{RESET}\n\
-             \x20 src/Mid.cs Mid.Go: function_lines 11 > 10 (band 12)\n\
+             \x20 src/Mid.cs:3 Mid.Go: function_lines 11 > 10 (band 12)\n\
              left out src/Tests/ATests.cs: test directory \"Tests\"\n",
             base_line(&s)
         )
@@ -127,14 +127,14 @@ fn on_a_terminal_auto_colours_unless_no_color_is_set() {
     let coloured = on_terminal(&s, "gate", &[]);
     assert!(
         coloured.contains(&format!(
-            "src/Small.cs Small.Run: {RED_BOLD}function_lines 13"
+            "src/Small.cs:3 Small.Run: {RED_BOLD}function_lines 13"
         )),
         "{coloured:?}"
     );
     let plain = on_terminal(&s, "gate", &[("NO_COLOR", "1")]);
     assert!(!plain.contains('\u{1b}'), "{plain:?}");
     assert!(
-        plain.contains("src/Small.cs Small.Run: function_lines 13 > 10 (band 12)\n"),
+        plain.contains("src/Small.cs:3 Small.Run: function_lines 13 > 10 (band 12)\n"),
         "{plain:?}"
     );
     let never = on_terminal(&s, "--color never gate", &[]);

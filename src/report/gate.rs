@@ -13,10 +13,15 @@ use crate::reason::{FileReason, Reason as _, Unmeasurable};
 use crate::report::style::{Paint, Role};
 use crate::report::{contracts, count, finding_detail, listed, review};
 
+/// `path:line`, where a terminal or an editor jumps to the unit.
+pub(crate) fn located(f: &Finding) -> String {
+    format!("{}:{}", f.path, f.lines.start)
+}
+
 fn finding_line(report: &GateReport, f: &Finding) -> String {
     format!(
         "{} {}: {}{}",
-        f.path,
+        located(f),
         f.unit,
         finding_detail(f),
         imports_note(report, f)
@@ -55,7 +60,12 @@ fn imports_note(report: &GateReport, f: &Finding) -> String {
 
 fn excess_line(report: &GateReport, f: &Finding, paint: Paint) -> String {
     let detail = paint.paint(Role::Bad, &finding_detail(f));
-    format!("{} {}: {detail}{}", f.path, f.unit, imports_note(report, f))
+    format!(
+        "{} {}: {detail}{}",
+        located(f),
+        f.unit,
+        imports_note(report, f)
+    )
 }
 
 fn names(report: &GateReport, judged: bool) -> Vec<String> {

@@ -17,7 +17,14 @@ const TERMS_HEADING: &str = "terms changed on this branch (not applied):";
 /// `can tighten: ...` lines, then the terms changed on the branch.
 pub(crate) fn text(report: &GateReport, paint: Paint, out: &mut String) {
     for f in &report.tightenable {
-        let _ = writeln!(out, "can tighten: {}", tighten_text(f));
+        let v = &f.verdict;
+        let baseline = v.baseline.unwrap_or(v.value);
+        let at = super::gate::located(f);
+        let _ = writeln!(
+            out,
+            "can tighten: {at} {}: {} {} (baseline {baseline})",
+            f.unit, v.metric, v.value
+        );
     }
     if report.terms_changed.is_empty() {
         return;

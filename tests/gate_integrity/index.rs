@@ -53,7 +53,7 @@ fn a_rename_whose_old_path_is_back_is_a_copy_without_allowance() {
         after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
-            "src/Moved.cs Big.Old: function_lines 20 > 10 (band 12)",
+            "src/Moved.cs:3 Big.Old: function_lines 20 > 10 (band 12)",
         ]
     );
     assert!(
@@ -68,8 +68,8 @@ fn a_rename_whose_old_path_is_back_is_a_copy_without_allowance() {
     assert_eq!(
         after_base(&run.stdout)[1..],
         [
-            "src/Big.cs Big.Old: function_lines 21 > 10 (band 12, baseline 20)",
-            "src/Moved.cs Big.Old: function_lines 20 > 10 (band 12)",
+            "src/Big.cs:3 Big.Old: function_lines 21 > 10 (band 12, baseline 20)",
+            "src/Moved.cs:3 Big.Old: function_lines 20 > 10 (band 12)",
         ]
     );
     // Gone again, the rename stands and keeps the allowance.

@@ -21,7 +21,7 @@ fn add_forty(dir: &std::path::Path) {
 }
 
 /// The excess line of [`add_forty`]'s method.
-const FORTY: &str = "src/Forty.cs Forty.Run: function_lines 40 > 10 (band 12)";
+const FORTY: &str = "src/Forty.cs:3 Forty.Run: function_lines 40 > 10 (band 12)";
 
 /// Asserts a failed run whose first excess is `excess`.
 fn assert_fails_with(run: &common::Run, excess: &str) {
@@ -29,9 +29,9 @@ fn assert_fails_with(run: &common::Run, excess: &str) {
     assert_eq!(common::after_base(&run.stdout)[1], excess, "{run:?}");
 }
 
-/// The excess line of a 40-line `UNIT` in `PATH`.
+/// The excess line of a 40-line `UNIT` at line 3 of `PATH`.
 fn forty_in(path: &str, unit: &str) -> String {
-    format!("{path} {unit}: function_lines 40 > 10 (band 12)")
+    format!("{path}:3 {unit}: function_lines 40 > 10 (band 12)")
 }
 
 /// Asserts a failed run whose only excess is [`FORTY`].

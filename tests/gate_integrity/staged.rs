@@ -24,7 +24,7 @@ fn a_partly_staged_file_is_judged_as_staged() {
         after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
-            "src/Small.cs Small.Run: function_lines 40 > 10 (band 12)",
+            "src/Small.cs:3 Small.Run: function_lines 40 > 10 (band 12)",
         ]
     );
     // The other way round: staged small, grown only in the working tree.
