@@ -182,11 +182,11 @@ fn run_limits(cwd: PathBuf, args: cli::LimitsArgs, console: &Console) -> Result<
         cwd,
         contexts: args.contexts,
     };
-    let terms = commands::limits::run(&request)?;
-    console.warn(&terms.warnings);
+    let rep = commands::limits::run(&request)?;
+    console.warn(&rep.terms.warnings);
     console.print(&match args.format {
-        Format::Text => report::limits::text(&terms),
-        Format::Json => report::limits::json(&terms),
+        Format::Text => report::limits::text(&rep),
+        Format::Json => report::limits::json(&rep),
     })?;
     Ok(Exit::Pass)
 }

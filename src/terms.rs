@@ -84,6 +84,80 @@ impl Terms {
     }
 }
 
+/// One tier of a context with the owned files that take it (SPEC §8.1), for `structgate
+/// limits` and the baseline commands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TierFiles {
+    pub name: String,
+    /// The files whose first matching tier this is, sorted.
+    pub files: Vec<String>,
+    /// The patterns that match no owned file: a stale tier silently does nothing.
+    pub stale: Vec<String>,
+}
+
+/// Which of `files` (the context's owned files) take each tier of `limits`; a pattern
+/// counts as matching a file also when an earlier tier takes that file.
+pub fn tier_files(limits: &Limits, files: &[String]) -> Vec<TierFiles> {
+    let mut out: Vec<TierFiles> = limits
+        .tiers
+        .iter()
+        .map(|t| TierFiles {
+            name: t.name.clone(),
+            files: Vec::new(),
+            stale: Vec::new(),
+        })
+        .collect();
+    let mut matched: Vec<Vec<bool>> = limits
+        .tiers
+        .iter()
+        .map(|t| vec![false; t.patterns.len()])
+        .collect();
+    for file in files {
+        let Some(rel) = limits.relative(file) else {
+            continue;
+        };
+        let mut taken = false;
+        for (index, tier) in limits.tiers.iter().enumerate() {
+            let hits = tier.matching_patterns(rel);
+            for hit in &hits {
+                matched[index][*hit] = true;
+            }
+            if !hits.is_empty() && !taken {
+                out[index].files.push(file.clone());
+                taken = true;
+            }
+        }
+    }
+    for (index, tier) in limits.tiers.iter().enumerate() {
+        out[index].files.sort();
+        out[index].stale = tier
+            .patterns
+            .iter()
+            .zip(&matched[index])
+            .filter(|(_, hit)| !**hit)
+            .map(|(p, _)| p.clone())
+            .collect();
+    }
+    out
+}
+
+/// The warning for each tier pattern that matches no owned file of `context`.
+pub fn stale_tier_warnings(context: &ContextTerms, tiers: &[TierFiles]) -> Vec<String> {
+    let principles = context.context.principles_path();
+    let principles = principles.as_str();
+    tiers
+        .iter()
+        .flat_map(|t| {
+            t.stale.iter().map(move |pattern| {
+                format!(
+                    "{principles}: tier {} pattern {pattern:?} matches no file the context owns: a stale tier does nothing",
+                    t.name
+                )
+            })
+        })
+        .collect()
+}
+
 /// Reads contexts, limits and baselines from `source`; `restrict` keeps only the contexts
 /// in those directories (`--context DIR`).
 pub fn load(source: &dyn FileSource, repo_name: &str, restrict: &[String]) -> Result<Terms> {
@@ -136,6 +210,8 @@ fn load_one(
         }
         None => (Limits::default(), Vec::new()),
     };
+    let mut declared = declared;
+    declared.workdir = ctx.workdir.clone();
     let baseline_path = ctx.baseline_path();
     let baseline = match source.read(&baseline_path)? {
         Some(bytes) => {

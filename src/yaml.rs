@@ -34,6 +34,14 @@ pub struct YamlError {
 /// Parses one YAML document (empty text is a document holding nothing: read it as an
 /// `Option`). Positions are carried in [`YamlError::line`], not in the message.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
+    from_str_seed(text, std::marker::PhantomData::<T>)
+}
+
+/// [`from_str`] with a seed that carries what to read how.
+fn from_str_seed<'de, S: de::DeserializeSeed<'de>>(
+    text: &'de str,
+    seed: S,
+) -> Result<S::Value, YamlError> {
     if text.len() > MAX_YAML_BYTES {
         return Err(YamlError {
             line: None,
@@ -46,16 +54,17 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
     }
     depth::check_depth(text)?;
     check_aliases(text)?;
-    serde_yaml::from_str(text).map_err(|err| {
-        // serde_yaml reads the events before a syntax error first, so a type error
-        // there can hide the syntax error: report the syntax error when there is one.
-        let syntax = serde_yaml::from_str::<IgnoredAny>(text).err();
-        let err = syntax.unwrap_or(err);
-        YamlError {
-            line: err.location().map(|at| at.line()),
-            message: strip_positions(&err.to_string()),
-        }
-    })
+    seed.deserialize(serde_yaml::Deserializer::from_str(text))
+        .map_err(|err| {
+            // serde_yaml reads the events before a syntax error first, so a type error
+            // there can hide the syntax error: report the syntax error when there is one.
+            let syntax = serde_yaml::from_str::<IgnoredAny>(text).err();
+            let err = syntax.unwrap_or(err);
+            YamlError {
+                line: err.location().map(|at| at.line()),
+                message: strip_positions(&err.to_string()),
+            }
+        })
 }
 
 /// Refuses a document whose aliases could make a reader replay more than
@@ -223,6 +232,98 @@ impl<'de> Deserialize<'de> for Shallow {
     }
 }
 
+/// One YAML value read in full, for the few keys whose value is a list or a mapping
+/// (`pinned` and `tiers` of a Limits fence). Depth and aliases are bounded before parsing
+/// ([`from_str`]), so reading one in full is bounded too.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Node {
+    Scalar(Shallow),
+    List(Vec<Node>),
+    /// Entries in document order.
+    Mapping(Vec<(Shallow, Node)>),
+}
+
+impl Node {
+    /// The value as [`Shallow`] reads it: a scalar, or only the kind of a collection.
+    pub fn shallow(&self) -> Shallow {
+        match self {
+            Node::Scalar(s) => s.clone(),
+            Node::List(_) => Shallow::List,
+            Node::Mapping(_) => Shallow::Mapping,
+        }
+    }
+}
+
+/// Reads a [`Node`] at most `0` levels deep: below that, collections are read as
+/// [`Shallow`] kinds, so a hostile document cannot make one key expand past a few levels.
+#[derive(Clone, Copy)]
+struct Depth(usize);
+
+impl<'de> de::DeserializeSeed<'de> for Depth {
+    type Value = Node;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Node, D::Error> {
+        if self.0 == 0 {
+            return Shallow::deserialize(deserializer).map(Node::Scalar);
+        }
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Depth {
+    type Value = Node;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any YAML value")
+    }
+    fn visit_unit<E>(self) -> Result<Node, E> {
+        Ok(Node::Scalar(Shallow::Null))
+    }
+    fn visit_none<E>(self) -> Result<Node, E> {
+        Ok(Node::Scalar(Shallow::Null))
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Node, E> {
+        Ok(Node::Scalar(Shallow::Bool(v)))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Node, E> {
+        Ok(Node::Scalar(Shallow::Int(i128::from(v))))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Node, E> {
+        Ok(Node::Scalar(Shallow::Int(i128::from(v))))
+    }
+    fn visit_i128<E>(self, v: i128) -> Result<Node, E> {
+        Ok(Node::Scalar(Shallow::Int(v)))
+    }
+    fn visit_u128<E>(self, v: u128) -> Result<Node, E> {
+        Ok(Node::Scalar(Shallow::Int(
+            i128::try_from(v).unwrap_or(i128::MAX),
+        )))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Node, E> {
+        Ok(Node::Scalar(Shallow::Float(v)))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Node, E> {
+        Ok(Node::Scalar(Shallow::Str(v.to_string())))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(Depth(self.0 - 1))? {
+            items.push(item);
+        }
+        Ok(Node::List(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(key) = map.next_key::<Shallow>()? {
+            entries.push((key, map.next_value_seed(Depth(self.0 - 1))?));
+        }
+        Ok(Node::Mapping(entries))
+    }
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Node, A::Error> {
+        ShallowVisitor.visit_enum(data).map(Node::Scalar)
+    }
+}
+
 /// A document read as a top-level mapping of shallow values.
 #[derive(Debug, Clone, PartialEq)]
 pub enum FlatDoc {
@@ -241,18 +342,35 @@ pub enum FlatDoc {
 pub struct FlatEntry {
     pub key: Shallow,
     pub value: Shallow,
+    /// The value in full (a list's items, a mapping's entries).
+    pub node: Node,
     pub line: usize,
 }
 
 enum RawFlat {
     Empty,
-    Mapping(Vec<(Shallow, Shallow)>),
+    Mapping(Vec<(Shallow, Node)>),
     Other(Shallow),
 }
 
-struct FlatVisitor;
+/// Reads the top-level mapping; the values of the `deep` keys as [`Node`]s up to
+/// [`DEEP_LEVELS`] levels, every other value shallowly.
+struct FlatVisitor<'k> {
+    deep: &'k [&'k str],
+}
 
-impl<'de> Visitor<'de> for FlatVisitor {
+/// How many levels a deep key's value is read: `tiers` → a tier → `paths` → a pattern.
+pub const DEEP_LEVELS: usize = 3;
+
+impl<'de> de::DeserializeSeed<'de> for FlatVisitor<'_> {
+    type Value = RawFlat;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<RawFlat, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FlatVisitor<'_> {
     type Value = RawFlat;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -263,8 +381,10 @@ impl<'de> Visitor<'de> for FlatVisitor {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawFlat, A::Error> {
         let mut entries = Vec::new();
-        while let Some(entry) = map.next_entry::<Shallow, Shallow>()? {
-            entries.push(entry);
+        while let Some(key) = map.next_key::<Shallow>()? {
+            let deep = matches!(&key, Shallow::Str(k) if self.deep.contains(&k.as_str()));
+            let levels = if deep { DEEP_LEVELS } else { 0 };
+            entries.push((key, map.next_value_seed(Depth(levels))?));
         }
         Ok(RawFlat::Mapping(entries))
     }
@@ -294,15 +414,14 @@ impl<'de> Visitor<'de> for FlatVisitor {
     }
 }
 
-impl<'de> Deserialize<'de> for RawFlat {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(FlatVisitor)
-    }
-}
-
 /// Reads a document as a flat mapping, with the line of every top-level key.
 pub fn read_flat(text: &str) -> Result<FlatDoc, YamlError> {
-    let entries = match from_str::<RawFlat>(text)? {
+    read_flat_with(text, &[])
+}
+
+/// [`read_flat`], reading the values of the `deep` keys as [`Node`]s (a few levels).
+pub fn read_flat_with(text: &str, deep: &[&str]) -> Result<FlatDoc, YamlError> {
+    let entries = match from_str_seed(text, FlatVisitor { deep })? {
         RawFlat::Empty => return Ok(FlatDoc::Empty),
         RawFlat::Other(value) => return Ok(FlatDoc::Other(value)),
         RawFlat::Mapping(entries) => entries,
@@ -311,14 +430,15 @@ pub fn read_flat(text: &str) -> Result<FlatDoc, YamlError> {
     let mut lines = key_lines(text);
     let positioned = entries
         .into_iter()
-        .map(|(key, value)| {
+        .map(|(key, node)| {
             let line = match &key {
                 Shallow::Str(k) => lines.get_mut(k).and_then(VecDeque::pop_front),
                 _ => None,
             };
             FlatEntry {
                 key,
-                value,
+                value: node.shallow(),
+                node,
                 line: line.unwrap_or(fallback),
             }
         })

@@ -175,7 +175,8 @@ fn quiet_prints_nothing_and_keeps_the_exit_code() {
     assert_eq!(
         loud.stderr,
         "warning: principles.md:7: unknown Limits key bogus (known: file_bytes, file_lines, \
-         function_lines, loaded_bytes, type_lines, types_per_file, tolerance_percent)\n"
+         function_lines, loaded_bytes, type_lines, types_per_file, new_file_bytes, pinned, \
+         tiers, tolerance_percent)\n"
     );
 }
 

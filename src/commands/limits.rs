@@ -6,16 +6,41 @@ use std::path::PathBuf;
 use anyhow::Result;
 
 use crate::commands::Workspace;
-use crate::terms::Terms;
+use crate::terms::{self, Terms, TierFiles};
 
 pub struct Request {
     pub cwd: PathBuf,
     pub contexts: Vec<PathBuf>,
 }
 
-pub fn run(request: &Request) -> Result<Terms> {
+/// The terms, with the owned files each tier takes (SPEC §8.1).
+pub struct LimitsReport {
+    pub terms: Terms,
+    /// Per context, in the order of `terms.contexts`, its tiers and their files.
+    pub tiers: Vec<Vec<TierFiles>>,
+}
+
+pub fn run(request: &Request) -> Result<LimitsReport> {
     let ws = Workspace::open(&request.cwd)?;
     let (terms, _) = ws.terms(&request.cwd, &request.contexts)?;
     terms.refuse_unknown_keys()?;
-    Ok(terms)
+    let mut terms = terms;
+    let tiers = tiers_of(&ws, &mut terms)?;
+    Ok(LimitsReport { terms, tiers })
+}
+
+/// Each context's tiers with their files; a pattern that matches no owned file is a
+/// warning (a stale tier silently does nothing).
+pub fn tiers_of(ws: &Workspace, terms: &mut Terms) -> Result<Vec<Vec<TierFiles>>> {
+    let mut out = Vec::new();
+    for c in &terms.contexts {
+        let tiers = if c.declared.tiers.is_empty() {
+            Vec::new()
+        } else {
+            terms::tier_files(&c.declared, &ws.owned_files(&c.context.owned)?)
+        };
+        terms.warnings.extend(terms::stale_tier_warnings(c, &tiers));
+        out.push(tiers);
+    }
+    Ok(out)
 }

@@ -113,7 +113,8 @@ fn verdict(
     value: u64,
 ) -> Option<Verdict> {
     let allowance = owner.allowances().get(path, unit, metric);
-    judge::verdict(owner.limits.as_ref()?, metric, value, allowance)
+    let limits = owner.limits.as_ref()?.for_file(path, false);
+    judge::verdict(&limits, metric, value, allowance)
 }
 
 /// `measure --dump-tree FILE` (`file` relative to `cwd`): the syntax tree of one file and

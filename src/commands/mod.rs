@@ -75,6 +75,19 @@ impl Workspace {
         Ok((terms, restrict))
     }
 
+    /// The files of a measured language under the `owned` directories, sorted.
+    pub fn owned_files(&self, owned: &[String]) -> Result<Vec<String>> {
+        let dirs: Vec<String> = owned
+            .iter()
+            .filter(|d| self.tree.abs(d).is_dir())
+            .cloned()
+            .collect();
+        if dirs.is_empty() {
+            return Ok(Vec::new());
+        }
+        crate::measure::list_measured(&self.root, &dirs)
+    }
+
     /// `--context DIR` values as root-relative directories.
     pub fn context_dirs(&self, cwd: &Path, dirs: &[PathBuf]) -> Result<Vec<String>> {
         dirs.iter()

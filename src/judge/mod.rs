@@ -56,10 +56,25 @@ pub struct Verdict {
     pub value: u64,
     pub limit: u64,
     pub band: u64,
-    /// The baseline's recorded value for this unit, where there is one.
+    /// The baseline's recorded value for this unit, where there is one: for a pinned
+    /// metric, the pin.
     pub baseline: Option<u64>,
     #[serde(skip)]
     pub status: Status,
+    /// The metric is pinned (SPEC §8.1): its entry holds the unit at its value.
+    #[serde(skip)]
+    pub pinned: bool,
+}
+
+impl Verdict {
+    /// A pinned unit grown past its pin while within its band (SPEC §8.1): an excess
+    /// that only the pin makes one.
+    pub fn pin_growth(&self) -> bool {
+        self.pinned
+            && self.status == Status::Excess
+            && self.value <= self.band
+            && self.baseline.is_some_and(|pin| self.value > pin)
+    }
 }
 
 /// A unit's lines, 1-based and inclusive. JSON: `"start_line", "end_line"`.
@@ -97,7 +112,8 @@ impl From<&Verdict> for Verdict {
 }
 
 /// The verdict on `value` of `metric` given its baseline allowance; `None` when the
-/// metric has no limit.
+/// metric has no limit. `limits` are the file's own ([`Limits::for_file`]). A pinned
+/// metric's entry is a pin: any value above it is an excess, within the limit too.
 pub fn verdict(
     limits: &Limits,
     metric: Metric,
@@ -106,7 +122,10 @@ pub fn verdict(
 ) -> Option<Verdict> {
     let limit = limits.limit(metric)?;
     let band = limits.band(metric)?;
-    let status = if value <= limit {
+    let pinned = limits.is_pinned(metric);
+    let status = if pinned && allowance.is_some_and(|pin| value > pin) {
+        Status::Excess
+    } else if value <= limit {
         Status::Ok
     } else if value <= band {
         Status::Divergence
@@ -122,6 +141,7 @@ pub fn verdict(
         band,
         baseline: allowance,
         status,
+        pinned,
     })
 }
 
@@ -131,17 +151,38 @@ pub fn past_band(limits: &Limits, metric: Metric, value: u64) -> bool {
 }
 
 /// Judges the values of a file (or of several) by `limits`, each with what `allowances`
-/// tolerate for it: its own path's entry and, for a renamed file, its old path's. A value
-/// whose metric has no limit gives no finding.
+/// tolerate for it: its own path's entry and, for a renamed file, its old path's. Each
+/// file is judged by its own limits (its tier's, SPEC §8.1). A value whose metric has no
+/// limit gives no finding.
 pub fn file(limits: &Limits, values: &[UnitValue], allowances: &Allowances) -> Vec<Finding> {
+    judged(limits, values, allowances, false)
+}
+
+/// [`file`] for the values of a file new since the base: its `file_bytes` is judged
+/// against the new-file limit (SPEC §8.1).
+pub fn new_file(limits: &Limits, values: &[UnitValue], allowances: &Allowances) -> Vec<Finding> {
+    judged(limits, values, allowances, true)
+}
+
+fn judged(
+    limits: &Limits,
+    values: &[UnitValue],
+    allowances: &Allowances,
+    new: bool,
+) -> Vec<Finding> {
+    let mut own: Option<(&str, Limits)> = None;
     values
         .iter()
         .filter_map(|v| {
+            if own.as_ref().is_none_or(|(path, _)| *path != v.path) {
+                own = Some((&v.path, limits.for_file(&v.path, new)));
+            }
+            let file_limits = &own.as_ref()?.1;
             let allowance = allowances.get(&v.path, &v.unit, v.metric);
             Some(Finding {
                 path: v.path.clone(),
                 unit: v.unit.clone(),
-                verdict: verdict(limits, v.metric, v.value, allowance)?,
+                verdict: verdict(file_limits, v.metric, v.value, allowance)?,
                 lines: Lines {
                     start: v.start_line,
                     end: v.end_line,
@@ -163,11 +204,12 @@ pub fn limits_apply(limits: Option<&Limits>, language: Language) -> bool {
 
 /// True when `baseline refresh` would lower or drop the entry that tolerates a judged
 /// value: the value is below the entry (still past the band) or back within its band
-/// (SPEC §6.1 "baseline can tighten").
+/// (SPEC §6.1 "baseline can tighten"). A pin within the band is kept, so only a value
+/// below it tightens (SPEC §8.1).
 pub fn can_tighten(verdict: &Verdict) -> bool {
-    verdict
-        .baseline
-        .is_some_and(|entry| verdict.value < entry || verdict.value <= verdict.band)
+    verdict.baseline.is_some_and(|entry| {
+        verdict.value < entry || (!verdict.pinned && verdict.value <= verdict.band)
+    })
 }
 
 #[cfg(test)]

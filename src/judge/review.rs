@@ -9,15 +9,21 @@ use crate::terms::diff::{Term, TermChange, TermValue};
 /// loosens the terms a branch is judged by (SPEC §6.1): a raised or removed limit, a
 /// raised tolerance, a removed `sources` entry or context, one added that takes over
 /// directories another context owned, a removed baseline, an added or raised baseline
-/// entry, `children.require_contract` lowered (true, then unset, then false), and a terms
-/// file that doesn't read. Everything else tightens.
+/// entry, `children.require_contract` lowered (true, then unset, then false), a raised or
+/// removed `new_file_bytes` or tier value, a metric no longer pinned, any change of a
+/// tier's patterns or place (files may move to a looser tier), and a terms file that
+/// doesn't read. Everything else tightens.
 pub fn loosens(term: &Term, from: Option<&TermValue>, to: Option<&TermValue>) -> bool {
     let number = |v: Option<&TermValue>, absent: u64| match v {
         Some(TermValue::Number(n)) => *n,
         _ => absent,
     };
     match term {
-        Term::Limit(_) => number(to, u64::MAX) > number(from, u64::MAX),
+        Term::Limit(_) | Term::NewFileBytes | Term::TierLimit(..) => {
+            number(to, u64::MAX) > number(from, u64::MAX)
+        }
+        Term::Pinned => unpinned(from, to),
+        Term::TierPaths(_) => true,
         Term::Tolerance | Term::Entry(_) => number(to, 0) > number(from, 0),
         Term::Context { taken_from } | Term::Source { taken_from } => {
             to.is_none() || !taken_from.is_empty()
@@ -26,6 +32,18 @@ pub fn loosens(term: &Term, from: Option<&TermValue>, to: Option<&TermValue>) ->
         Term::RequireContract => strictness(to) < strictness(from),
         Term::Unreadable => true,
     }
+}
+
+/// True when `to` leaves out a metric `from` pins: pinning fewer metrics loosens.
+fn unpinned(from: Option<&TermValue>, to: Option<&TermValue>) -> bool {
+    let keys = |v: Option<&TermValue>| -> Vec<String> {
+        match v {
+            Some(TermValue::Text(t)) => t.split(", ").map(str::to_string).collect(),
+            _ => Vec::new(),
+        }
+    };
+    let now = keys(to);
+    keys(from).iter().any(|k| !now.contains(k))
 }
 
 /// How strictly a contract's `children.require_contract` binds the directories below:
@@ -57,7 +75,7 @@ pub fn tightenable(finding: &Finding, terms_changed: &[TermChange]) -> bool {
     let done = match on_branch {
         None => false,
         Some(None) => true,
-        Some(Some(TermValue::Number(n))) => v.value > v.band && *n <= v.value,
+        Some(Some(TermValue::Number(n))) => (v.value > v.band || v.pinned) && *n <= v.value,
         Some(Some(_)) => false,
     };
     !done

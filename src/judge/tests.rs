@@ -134,3 +134,53 @@ fn can_tighten_below_the_entry_or_within_the_band() {
     assert!(!can_tighten(&finding(25, Some(20))));
     assert!(!can_tighten(&finding(5, None)));
 }
+
+#[test]
+fn a_pin_fails_any_growth_within_the_limit_and_tightens_only_below_it() {
+    let mut l = Limits::default();
+    l.values.insert(Metric::FileBytes, 40960);
+    l.pinned.insert(Metric::FileBytes);
+    let v = |value, pin| verdict(&l, Metric::FileBytes, value, pin).expect("limited");
+    let grown = v(10320, Some(10010));
+    assert_eq!((grown.status, grown.pin_growth()), (Status::Excess, true));
+    assert_eq!(v(10010, Some(10010)).status, Status::Ok);
+    assert_eq!(v(50000, Some(10010)).status, Status::Excess);
+    assert!(
+        !v(50000, Some(10010)).pin_growth(),
+        "past the band: an excess"
+    );
+    assert_eq!(
+        v(30000, None).status,
+        Status::Ok,
+        "no pin: judged by the band"
+    );
+    // Refresh keeps a pin within the band: only a smaller value tightens it.
+    assert!(!can_tighten(&v(10010, Some(10010))));
+    assert!(can_tighten(&v(9000, Some(10010))));
+    l.pinned.clear();
+    let unpinned = verdict(&l, Metric::FileBytes, 10010, Some(10010)).expect("limited");
+    assert!(can_tighten(&unpinned), "unpinned: dropped");
+}
+
+#[test]
+fn a_file_takes_its_first_matching_tier_and_a_new_file_the_new_file_cap() {
+    let text = "## Limits\n\n```yaml\nfile_bytes: 40960\nnew_file_bytes: 32768\ntiers:\n  - name: xl\n    paths: [plan.md]\n    file_bytes: 98304\n  - name: all\n    paths: [\"*.md\"]\n    file_bytes: 61440\n    new_file_bytes: 50000\n```\n";
+    let mut l = crate::limits::parse(text, "p.md").expect("limits").limits;
+    l.workdir = "docs".to_string();
+    let cap = |path: &str, new: bool| l.for_file(path, new).limit(Metric::FileBytes);
+    assert_eq!(cap("docs/plan.md", false), Some(98304));
+    assert_eq!(
+        cap("docs/plan.md", true),
+        Some(98304),
+        "tiered: its file_bytes"
+    );
+    assert_eq!(cap("docs/other.md", false), Some(61440));
+    assert_eq!(cap("docs/other.md", true), Some(50000));
+    assert_eq!(
+        cap("docs/sub/deep.md", false),
+        Some(40960),
+        "* stays in a segment"
+    );
+    assert_eq!(cap("docs/sub/deep.md", true), Some(32768));
+    assert_eq!(cap("plan.md", false), Some(40960), "outside the workdir");
+}

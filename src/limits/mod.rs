@@ -3,15 +3,17 @@
 //! `crate::yaml`), then validated into typed values.
 
 mod markdown;
+mod tiers;
 mod validate;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use crate::model::Metric;
 use crate::source::FileSource;
 
 pub use markdown::{find_fences, Fence, Fences};
+pub use tiers::Tier;
 
 /// Where an effective value came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,9 +32,70 @@ pub struct Limits {
     pub tolerance_percent: u64,
     /// Where each set key (metric keys and `tolerance_percent`) came from.
     pub origins: BTreeMap<String, Origin>,
+    /// `pinned`: the metrics every unit of which the baseline pins (SPEC §8.1).
+    pub pinned: BTreeSet<Metric>,
+    /// `new_file_bytes`: the `file_bytes` limit of a file new since the base.
+    pub new_file_bytes: Option<u64>,
+    /// `tiers`, in list order: a file takes the first whose patterns match it.
+    pub tiers: Vec<Tier>,
+    /// The context's workdir, which tier patterns are relative to (`""`: the root).
+    pub workdir: String,
 }
 
 impl Limits {
+    /// The tier a file at `path` (repository-relative) takes: the first, in list order,
+    /// with a pattern that matches it relative to the workdir.
+    pub fn tier_of(&self, path: &str) -> Option<&Tier> {
+        if self.tiers.is_empty() {
+            return None;
+        }
+        let rel = self.relative(path)?;
+        self.tiers.iter().find(|t| t.matches(rel))
+    }
+
+    /// `path` relative to the workdir; `None` outside it.
+    pub fn relative<'p>(&self, path: &'p str) -> Option<&'p str> {
+        if self.workdir.is_empty() {
+            return Some(path);
+        }
+        path.strip_prefix(self.workdir.as_str())?.strip_prefix('/')
+    }
+
+    /// The limits a file at `path` is judged by (SPEC §8.1): its tier's values over the
+    /// context's; for a file `new` since the base, `file_bytes` is the tier's
+    /// `new_file_bytes`, else the tier's `file_bytes`, else the context's
+    /// `new_file_bytes`, else its `file_bytes`. The result has no tiers.
+    pub fn for_file(&self, path: &str, new: bool) -> Limits {
+        let tier = self.tier_of(path);
+        let mut out = Limits {
+            values: self.values.clone(),
+            tolerance_percent: self.tolerance_percent,
+            origins: BTreeMap::new(),
+            pinned: self.pinned.clone(),
+            new_file_bytes: None,
+            tiers: Vec::new(),
+            workdir: self.workdir.clone(),
+        };
+        if let Some(tier) = tier {
+            out.values.extend(tier.values.iter().map(|(m, v)| (*m, *v)));
+        }
+        if new {
+            let tiered = tier.and_then(|t| {
+                t.new_file_bytes
+                    .or(t.values.get(&Metric::FileBytes).copied())
+            });
+            if let Some(cap) = tiered.or(self.new_file_bytes) {
+                out.values.insert(Metric::FileBytes, cap);
+            }
+        }
+        out
+    }
+
+    /// True when `metric` is pinned (SPEC §8.1).
+    pub fn is_pinned(&self, metric: Metric) -> bool {
+        self.pinned.contains(&metric)
+    }
+
     pub fn limit(&self, metric: Metric) -> Option<u64> {
         self.values.get(&metric).copied()
     }
@@ -78,8 +141,12 @@ impl fmt::Display for Origin {
     }
 }
 
-/// The key of the band above every limit; every other key is a [`Metric`].
+/// The key of the band above every limit.
 pub const TOLERANCE_KEY: &str = "tolerance_percent";
+/// The keys of SPEC §8.1 that are not metrics.
+pub const PINNED_KEY: &str = "pinned";
+pub const NEW_FILE_BYTES_KEY: &str = "new_file_bytes";
+pub const TIERS_KEY: &str = "tiers";
 
 /// What a `principles.md` says: the effective limits, and the keys outside the closed
 /// list (a warning for most commands, an error for `structgate limits`: SPEC §3).
@@ -89,6 +156,8 @@ pub struct LimitsRead {
     pub unknown_keys: Vec<UnknownKey>,
     /// Problems that don't stop reading (a second `## Limits` section), naming file:line.
     pub warnings: Vec<String>,
+    /// The file line of the `pinned` key that stands, to name it when a pin has no cap.
+    pub pinned_line: Option<usize>,
 }
 
 /// A key outside the closed list of SPEC §3.
@@ -124,10 +193,11 @@ impl fmt::Display for UnknownKey {
     }
 }
 
-/// The closed list of keys, in the order of their names, `tolerance_percent` last.
+/// The closed list of keys: the metrics in the order of their names, then
+/// `new_file_bytes`, `pinned`, `tiers`, and `tolerance_percent` last.
 pub fn known_keys() -> Vec<&'static str> {
     let mut keys: Vec<&'static str> = Metric::ALL.iter().map(|m| m.key()).collect();
-    keys.push(TOLERANCE_KEY);
+    keys.extend([NEW_FILE_BYTES_KEY, PINNED_KEY, TIERS_KEY, TOLERANCE_KEY]);
     keys
 }
 
@@ -165,6 +235,13 @@ pub enum LimitsError {
         line: usize,
         section: Origin,
         key: String,
+    },
+    #[error("{path}:{line}: {key}: {message}")]
+    Invalid {
+        path: String,
+        line: usize,
+        key: String,
+        message: String,
     },
     #[error("{path}:{line}: {key}: {value} is not {expected}")]
     BadValue {
@@ -216,6 +293,7 @@ pub fn parse(text: &str, path: &str) -> Result<LimitsRead, LimitsError> {
             validate::apply(&fence, origin, path, &mut read)?;
         }
     }
+    validate::pins_have_caps(&read, path)?;
     Ok(read)
 }
 

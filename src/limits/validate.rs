@@ -3,7 +3,11 @@
 
 use std::collections::BTreeSet;
 
-use super::{Fence, LimitsError, LimitsRead, Origin, UnknownKey, TOLERANCE_KEY};
+use super::tiers::{self, At};
+use super::{
+    Fence, LimitsError, LimitsRead, Origin, UnknownKey, NEW_FILE_BYTES_KEY, PINNED_KEY, TIERS_KEY,
+    TOLERANCE_KEY,
+};
 use crate::model::Metric;
 use crate::yaml::{self, FlatDoc, FlatEntry, Shallow};
 
@@ -17,7 +21,7 @@ pub fn apply(
     path: &str,
     read: &mut LimitsRead,
 ) -> Result<(), LimitsError> {
-    let entries = match yaml::read_flat(&fence.text) {
+    let entries = match yaml::read_flat_with(&fence.text, &[PINNED_KEY, TIERS_KEY]) {
         Ok(FlatDoc::Empty) => return Ok(()),
         Ok(FlatDoc::Mapping(entries)) => entries,
         Ok(FlatDoc::Other(found)) => {
@@ -49,9 +53,65 @@ pub fn apply(
                 key: key.to_string(),
             });
         }
-        apply_entry(key, &entry.value, origin, path, line, read)?;
+        if !apply_list(key, entry, fence, path, read)? {
+            apply_entry(key, &entry.value, path, line, read)?;
+        }
+        read.limits.origins.insert(key.to_string(), origin);
     }
+    read.limits.origins.retain(|key, _| is_known(key));
     Ok(())
+}
+
+fn is_known(key: &str) -> bool {
+    super::known_keys().contains(&key)
+}
+
+/// `pinned` and `tiers`, whose values are lists: read in full, replacing what an earlier
+/// fence set (SPEC §8.1). False for any other key.
+fn apply_list(
+    key: &str,
+    entry: &FlatEntry,
+    fence: &Fence,
+    path: &str,
+    read: &mut LimitsRead,
+) -> Result<bool, LimitsError> {
+    let at = At {
+        path,
+        fence,
+        yaml_line: entry.line,
+    };
+    match key {
+        PINNED_KEY => {
+            read.limits.pinned = tiers::pinned(&entry.node, &at)?;
+            read.pinned_line = Some(fence.file_line(entry.line));
+        }
+        TIERS_KEY => {
+            read.limits.tiers = tiers::tiers(&entry.node, &at, &mut read.unknown_keys)?;
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// A pinned metric must have a limit (SPEC §8.1): a pin without a cap is an error naming
+/// the `pinned` key's line.
+pub fn pins_have_caps(read: &LimitsRead, path: &str) -> Result<(), LimitsError> {
+    let uncapped: Vec<&str> = read
+        .limits
+        .pinned
+        .iter()
+        .filter(|m| read.limits.limit(**m).is_none())
+        .map(|m| m.key())
+        .collect();
+    match (uncapped.first(), read.pinned_line) {
+        (Some(first), Some(line)) => Err(LimitsError::Invalid {
+            path: path.to_string(),
+            line,
+            key: PINNED_KEY.to_string(),
+            message: format!("{first} is pinned but has no limit (a pin needs a cap: set {first})"),
+        }),
+        _ => Ok(()),
+    }
 }
 
 fn key_of<'e>(entry: &'e FlatEntry, path: &str, line: usize) -> Result<&'e str, LimitsError> {
@@ -68,7 +128,6 @@ fn key_of<'e>(entry: &'e FlatEntry, path: &str, line: usize) -> Result<&'e str, 
 fn apply_entry(
     key: &str,
     value: &Shallow,
-    origin: Origin,
     path: &str,
     line: usize,
     read: &mut LimitsRead,
@@ -82,6 +141,8 @@ fn apply_entry(
     };
     if key == TOLERANCE_KEY {
         read.limits.tolerance_percent = whole(value, 0).ok_or_else(|| bad(TOLERANCE))?;
+    } else if key == NEW_FILE_BYTES_KEY {
+        read.limits.new_file_bytes = Some(whole(value, 1).ok_or_else(|| bad(LIMIT))?);
     } else if let Some(metric) = Metric::from_key(key) {
         let limit = whole(value, 1).ok_or_else(|| bad(LIMIT))?;
         read.limits.values.insert(metric, limit);
@@ -91,9 +152,7 @@ fn apply_entry(
             file: path.to_string(),
             line,
         });
-        return Ok(());
     }
-    read.limits.origins.insert(key.to_string(), origin);
     Ok(())
 }
 

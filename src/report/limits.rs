@@ -5,8 +5,9 @@ use std::fmt::Write as _;
 
 use serde_json::json;
 
-use crate::limits::Origin;
-use crate::terms::{ContextTerms, Terms};
+use crate::commands::limits::LimitsReport;
+use crate::limits::{band_of, Limits, Origin, Tier};
+use crate::terms::{ContextTerms, TierFiles};
 
 fn dir_text(dir: &str) -> &str {
     if dir.is_empty() {
@@ -43,7 +44,7 @@ fn baseline_text(c: &ContextTerms) -> String {
     }
 }
 
-fn one_text(out: &mut String, c: &ContextTerms) {
+fn one_text(out: &mut String, c: &ContextTerms, tiers: &[TierFiles]) {
     let _ = writeln!(out, "{} ({})", c.context.name, dir_text(&c.context.dir));
     let owned: Vec<&str> = c.context.owned.iter().map(|d| dir_text(d)).collect();
     let _ = writeln!(out, "  owns: {}", owned.join(", "));
@@ -64,12 +65,14 @@ fn one_text(out: &mut String, c: &ContextTerms) {
     for (metric, value) in &l.values {
         let band = l.band(*metric).unwrap_or(*value);
         let from = origin_text(l.origins.get(metric.key()));
+        let pin = if l.is_pinned(*metric) { "  pinned" } else { "" };
         let _ = writeln!(
             out,
-            "  {:<17} {value:>6}  band {band:>6}  from {from}",
+            "  {:<17} {value:>6}  band {band:>6}  from {from}{pin}",
             metric.key()
         );
     }
+    pins_and_tiers_text(out, l, tiers);
     if c.limits.is_some() || l.origins.contains_key("tolerance_percent") {
         let from = origin_text(l.origins.get("tolerance_percent"));
         let _ = writeln!(
@@ -81,18 +84,55 @@ fn one_text(out: &mut String, c: &ContextTerms) {
     let _ = writeln!(out, "  baseline: {}", baseline_text(c));
 }
 
-pub fn text(terms: &Terms) -> String {
+/// `new_file_bytes`, `pinned` and each tier with its values, bands and files (SPEC §8.1).
+fn pins_and_tiers_text(out: &mut String, l: &Limits, tiers: &[TierFiles]) {
+    if let Some(value) = l.new_file_bytes {
+        let band = band_of(value, l.tolerance_percent);
+        let from = origin_text(l.origins.get(crate::limits::NEW_FILE_BYTES_KEY));
+        let key = crate::limits::NEW_FILE_BYTES_KEY;
+        let _ = writeln!(out, "  {key:<17} {value:>6}  band {band:>6}  from {from}");
+    }
+    if !l.pinned.is_empty() {
+        let keys: Vec<&str> = l.pinned.iter().map(|m| m.key()).collect();
+        let from = origin_text(l.origins.get(crate::limits::PINNED_KEY));
+        let _ = writeln!(out, "  pinned: {}  from {from}", keys.join(", "));
+    }
+    for (tier, files) in l.tiers.iter().zip(tiers) {
+        let _ = writeln!(out, "  tier {} ({})", tier.name, tier.patterns.join(", "));
+        for (key, value) in tier.settings() {
+            let band = band_of(value, l.tolerance_percent);
+            let pinned = crate::model::Metric::from_key(&key).is_some_and(|m| l.is_pinned(m));
+            let pin = if pinned { "  pinned" } else { "" };
+            let _ = writeln!(out, "    {key:<15} {value:>6}  band {band:>6}{pin}");
+        }
+        let _ = writeln!(out, "    files: {}", files.files.len());
+        for file in &files.files {
+            let _ = writeln!(out, "      {file}");
+        }
+    }
+}
+
+pub fn text(rep: &LimitsReport) -> String {
     let mut out = String::new();
-    if terms.contexts.is_empty() {
+    if rep.terms.contexts.is_empty() {
         out.push_str("no context.yaml found\n");
     }
-    for c in &terms.contexts {
-        one_text(&mut out, c);
+    for (c, tiers) in rep.terms.contexts.iter().zip(&rep.tiers) {
+        one_text(&mut out, c, tiers);
     }
     out
 }
 
-fn one_json(c: &ContextTerms) -> serde_json::Value {
+fn tier_json(l: &Limits, tier: &Tier, files: &TierFiles) -> serde_json::Value {
+    let mut limits = serde_json::Map::new();
+    for (key, value) in tier.settings() {
+        let band = band_of(value, l.tolerance_percent);
+        limits.insert(key, json!({"value": value, "band": band}));
+    }
+    json!({"name": tier.name, "paths": tier.patterns, "limits": limits, "files": files.files})
+}
+
+fn one_json(c: &ContextTerms, tiers: &[TierFiles]) -> serde_json::Value {
     let l = &c.declared;
     let mut limits = serde_json::Map::new();
     for (metric, value) in &l.values {
@@ -110,12 +150,23 @@ fn one_json(c: &ContextTerms) -> serde_json::Value {
         "limits": limits,
         "tolerance_percent": {"value": l.tolerance_percent,
                               "from": origin_key(l.origins.get("tolerance_percent"))},
+        "new_file_bytes": l.new_file_bytes.map(|v| json!({"value": v,
+                              "band": band_of(v, l.tolerance_percent),
+                              "from": origin_key(l.origins.get(crate::limits::NEW_FILE_BYTES_KEY))})),
+        "pinned": l.pinned.iter().map(|m| m.key()).collect::<Vec<_>>(),
+        "tiers": l.tiers.iter().zip(tiers).map(|(t, f)| tier_json(l, t, f)).collect::<Vec<_>>(),
         "baseline": {"path": c.context.baseline_path(), "exists": c.baseline.is_some(),
                      "entries": c.baseline.as_ref().map(|b| b.entries.len())},
     })
 }
 
-pub fn json(terms: &Terms) -> String {
-    let contexts: Vec<_> = terms.contexts.iter().map(one_json).collect();
+pub fn json(rep: &LimitsReport) -> String {
+    let contexts: Vec<_> = rep
+        .terms
+        .contexts
+        .iter()
+        .zip(&rep.tiers)
+        .map(|(c, t)| one_json(c, t))
+        .collect();
     super::json_text(&json!({ "contexts": contexts }))
 }

@@ -34,6 +34,14 @@ pub enum Term {
     /// The limit of a metric.
     Limit(Metric),
     Tolerance,
+    /// `new_file_bytes` (SPEC §8.1).
+    NewFileBytes,
+    /// `pinned`, as the sorted list of its metric keys.
+    Pinned,
+    /// A tier's patterns, with its place in the list (the first matching tier wins).
+    TierPaths(String),
+    /// One value a tier sets: the tier's name and the key.
+    TierLimit(String, String),
     /// The baseline file itself, added or removed (without one, a context isn't judged).
     Baseline,
     /// One baseline entry.
@@ -52,6 +60,10 @@ impl Term {
             Term::Source { .. } => "sources".to_string(),
             Term::Limit(metric) => metric.key().to_string(),
             Term::Tolerance => limits::TOLERANCE_KEY.to_string(),
+            Term::NewFileBytes => limits::NEW_FILE_BYTES_KEY.to_string(),
+            Term::Pinned => limits::PINNED_KEY.to_string(),
+            Term::TierPaths(tier) => format!("tiers.{tier}.paths"),
+            Term::TierLimit(tier, key) => format!("tiers.{tier}.{key}"),
             Term::Baseline => "baseline".to_string(),
             Term::Entry(key) => format!("{} {} {}", key.path, key.unit, key.metric),
             Term::RequireContract => "children.require_contract".to_string(),
@@ -350,15 +362,34 @@ impl Diff<'_> {
 
 type Sides = (Option<TermValue>, Option<TermValue>);
 
-/// Every key of a principles.md with its value, where it has one. A key SPEC adds
-/// (`pinned`, a tier's values) is one more line here, and its rule one arm of
-/// `judge::loosens`.
+/// Every key of a principles.md with its value, where it has one; each rule is one arm
+/// of `judge::loosens`.
 fn limit_terms(limits: &Limits) -> BTreeMap<Term, TermValue> {
     let mut terms: BTreeMap<Term, TermValue> = Metric::ALL
         .into_iter()
         .filter_map(|m| Some((Term::Limit(m), TermValue::Number(limits.limit(m)?))))
         .collect();
     terms.insert(Term::Tolerance, TermValue::Number(limits.tolerance_percent));
+    if let Some(n) = limits.new_file_bytes {
+        terms.insert(Term::NewFileBytes, TermValue::Number(n));
+    }
+    if !limits.pinned.is_empty() {
+        let keys: Vec<&str> = limits.pinned.iter().map(|m| m.key()).collect();
+        terms.insert(Term::Pinned, TermValue::Text(keys.join(", ")));
+    }
+    let count = limits.tiers.len();
+    for (index, tier) in limits.tiers.iter().enumerate() {
+        let paths = format!(
+            "{} (tier {} of {count})",
+            tier.patterns.join(", "),
+            index + 1
+        );
+        terms.insert(Term::TierPaths(tier.name.clone()), TermValue::Text(paths));
+        for (key, value) in tier.settings() {
+            let term = Term::TierLimit(tier.name.clone(), key);
+            terms.insert(term, TermValue::Number(value));
+        }
+    }
     terms
 }
 
