@@ -102,6 +102,9 @@ pub enum BaselineCommand {
     Init(BaselineArgs),
     /// Tighten each baseline to what the code now measures
     Refresh(BaselineArgs),
+    /// Record a deliberate growth: raise the pins of the files at or below PATH to
+    /// their current values, within their bands (all or nothing)
+    Accept(AcceptArgs),
     /// Git merge driver: merge two branches' baselines entry by entry into OURS
     Merge {
         /// The common ancestor's version (git's %O)
@@ -204,6 +207,21 @@ pub struct BaselineArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct AcceptArgs {
+    /// Files or directories whose pinned units grew on purpose
+    #[arg(value_name = "PATH", required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Write nothing; print what would be raised and exit 1 if anything would
+    #[arg(long)]
+    pub check: bool,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    #[command(flatten)]
+    pub size: SizeArgs,
+}
+
+#[derive(Debug, Args)]
 pub struct GateArgs {
     /// Working trees of one repository to judge together (default: the current one)
     #[arg(value_name = "DIR")]
@@ -235,6 +253,10 @@ pub struct GateArgs {
     /// for a pre-commit hook)
     #[arg(long)]
     pub staged: bool,
+    /// Honour the pins this branch raised in its own baseline (`baseline accept`), within
+    /// the base's bands; for a reviewed pull request check, never an agent's commit gate
+    #[arg(long)]
+    pub accept_growth: bool,
     #[command(flatten)]
     pub size: SizeArgs,
 }

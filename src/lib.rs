@@ -100,7 +100,9 @@ pub fn run(cli: cli::Cli) -> Result<Exit> {
         cli.command,
         Command::Measure(_)
             | Command::Gate(_)
-            | Command::Baseline(BaselineCommand::Init(_) | BaselineCommand::Refresh(_))
+            | Command::Baseline(
+                BaselineCommand::Init(_) | BaselineCommand::Refresh(_) | BaselineCommand::Accept(_)
+            )
     );
     if measures {
         // A grammar that won't load is exit 2 naming it (SPEC §6), not a file skipped.
@@ -115,6 +117,7 @@ pub fn run(cli: cli::Cli) -> Result<Exit> {
         Command::Baseline(BaselineCommand::Refresh(args)) => {
             run_baseline(cwd, args, commands::baseline::Mode::Refresh, con)
         }
+        Command::Baseline(BaselineCommand::Accept(args)) => run_accept(cwd, args, con),
         Command::Contracts(args) => run_contracts(cwd, args, con),
         Command::Baseline(BaselineCommand::Merge {
             base,
@@ -215,6 +218,24 @@ fn run_baseline(
     Ok(rep.exit())
 }
 
+fn run_accept(cwd: PathBuf, args: cli::AcceptArgs, console: &Console) -> Result<Exit> {
+    let request = commands::accept::Request {
+        cwd,
+        paths: args.paths,
+        check: args.check,
+        options: options(&args.size),
+        cache: !args.size.no_cache,
+    };
+    let rep = commands::accept::run(&request)?;
+    console.cache(&rep.cache);
+    console.warn(&rep.warnings);
+    console.print(&match args.format {
+        Format::Text => report::baseline::accept_text(&rep),
+        Format::Json => report::baseline::accept_json(&rep),
+    })?;
+    Ok(rep.exit())
+}
+
 fn run_gate(cwd: PathBuf, args: cli::GateArgs, console: &Console) -> Result<Exit> {
     let request = commands::gate::Request {
         cwd,
@@ -223,6 +244,7 @@ fn run_gate(cwd: PathBuf, args: cli::GateArgs, console: &Console) -> Result<Exit
         start: args.start,
         options: options(&args.size),
         staged: args.staged,
+        accept_growth: args.accept_growth,
     };
     let rep = commands::gate::run(&request)?;
     console.warn(&rep.warnings);

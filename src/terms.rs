@@ -24,6 +24,8 @@ pub struct ContextTerms {
     /// Unknown keys of principles.md as `file:line: unknown key "x"` messages.
     pub unknown_keys: Vec<String>,
     pub baseline: Option<Baseline>,
+    /// The branch's baseline, read only by `gate --accept-growth` (SPEC §8.1).
+    pub branch_baseline: Option<Baseline>,
 }
 
 impl ContextTerms {
@@ -32,6 +34,7 @@ impl ContextTerms {
         Allowances {
             own: self.baseline.as_ref(),
             renamed_from: None,
+            accepted: self.branch_baseline.as_ref(),
         }
     }
 }
@@ -206,12 +209,17 @@ fn load_one(
         Some(read) => {
             warnings.extend(read.warnings.iter().cloned());
             let unknown: Vec<String> = read.unknown_keys.iter().map(|k| k.to_string()).collect();
-            (read.limits, unknown)
+            let workdir = ctx.workdir.clone();
+            (
+                Limits {
+                    workdir,
+                    ..read.limits
+                },
+                unknown,
+            )
         }
         None => (Limits::default(), Vec::new()),
     };
-    let mut declared = declared;
-    declared.workdir = ctx.workdir.clone();
     let baseline_path = ctx.baseline_path();
     let baseline = match source.read(&baseline_path)? {
         Some(bytes) => {
@@ -233,6 +241,7 @@ fn load_one(
         principles_found,
         unknown_keys,
         baseline,
+        branch_baseline: None,
     })
 }
 

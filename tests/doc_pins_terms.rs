@@ -239,6 +239,8 @@ fn a_branch_that_loosens_a_tier_or_a_pin_is_told_so() {
         after_base(&run.stdout),
         [
             "structure judged 1 file(s) in 1 context(s), within their Limits",
+            "can tighten: docs/principles.md:1 principles.md: file_bytes 338 (baseline 339)",
+            "can tighten: docs/principles.md:1 principles.md: loaded_bytes 338 (baseline 339)",
             "terms changed on this branch (not applied):",
             "  docs: docs/principles.md: pinned file_bytes, loaded_bytes -> loaded_bytes (loosens)",
             "  docs: docs/principles.md: tiers.xl.paths workflows/plan.md, workflows/execute.md \
@@ -252,6 +254,7 @@ fn a_branch_that_loosens_a_tier_or_a_pin_is_told_so() {
     let run = s.gate(&[]);
     assert_eq!(
         after_base(&run.stdout)[2],
-        "  docs: docs/principles.md: tiers.large.file_bytes 61440 -> 50000 (tightens)"
+        "  docs: docs/principles.md: tiers.large.file_bytes 61440 -> 50000 (tightens)",
+        "principles.md is pinned too, and within it: nothing to tighten"
     );
 }

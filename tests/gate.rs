@@ -304,6 +304,7 @@ fn json_has_every_field_of_the_spec() {
             "contract_findings": [],
             "terms_changed": [],
             "tightenable": [],
+            "accepted_growth": [],
         })
     );
 }

@@ -65,7 +65,7 @@ fn limits_json_names_where_each_value_came_from() {
 }
 
 const KNOWN: &str = "(known: file_bytes, file_lines, function_lines, loaded_bytes, type_lines, \
-                     types_per_file, tolerance_percent)";
+                     types_per_file, new_file_bytes, pinned, tiers, tolerance_percent)";
 
 #[test]
 fn an_unknown_key_is_an_error_in_limits_and_the_baseline_commands_and_a_warning_elsewhere() {

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::limits::Limits;
+use crate::limits::{self, Limits};
 use crate::model::Metric;
 use crate::relpath;
 
@@ -46,9 +46,10 @@ impl Baseline {
             .copied()
     }
 
-    /// The limits recorded in `# measured with:`, as [`Limits`]; `None` without that
-    /// header. Keys that are neither a metric nor `tolerance_percent` are ignored; a
-    /// missing `tolerance_percent` counts as 0 (its default).
+    /// The limits recorded in `# measured with:`, as [`Limits`] (without tiers: the
+    /// header records their values, not their patterns); `None` without that header.
+    /// Keys that are not limits are ignored; a missing `tolerance_percent` counts as 0
+    /// (its default).
     pub fn recorded_limits(&self) -> Option<Limits> {
         let recorded = self.measured_with.as_ref()?;
         let mut limits = Limits::default();
@@ -57,7 +58,29 @@ impl Baseline {
                 limits.values.insert(metric, *value);
             } else if key == tsv::TOLERANCE_KEY {
                 limits.tolerance_percent = *value;
+            } else if key == limits::NEW_FILE_BYTES_KEY {
+                limits.new_file_bytes = Some(*value);
+            } else if let Some(metric) = key.strip_prefix("pinned.").and_then(Metric::from_key) {
+                limits.pinned.insert(metric);
             }
+        }
+        Some(limits)
+    }
+
+    /// The limits the header recorded for a file that now takes `tier` (SPEC §8.1): the
+    /// header's `tier.NAME.KEY` values over its context values, or the context values
+    /// alone for an untiered file. `None` without that header.
+    pub fn recorded_for(&self, tier: Option<&str>) -> Option<Limits> {
+        let mut limits = self.recorded_limits()?;
+        let (Some(name), Some(recorded)) = (tier, &self.measured_with) else {
+            return Some(limits);
+        };
+        let prefix = format!("tier.{name}.");
+        for (key, value) in recorded {
+            let Some(metric) = key.strip_prefix(&prefix).and_then(Metric::from_key) else {
+                continue;
+            };
+            limits.values.insert(metric, *value);
         }
         Some(limits)
     }
@@ -71,6 +94,9 @@ pub struct Allowances<'a> {
     pub own: Option<&'a Baseline>,
     /// The old path and its owner's baseline.
     pub renamed_from: Option<(&'a str, &'a Baseline)>,
+    /// The branch's own baseline, read only under `gate --accept-growth`: its raised pins
+    /// are honoured within the base's bands (SPEC §8.1).
+    pub accepted: Option<&'a Baseline>,
 }
 
 impl Allowances<'_> {

@@ -53,11 +53,11 @@ impl Changes {
     }
 }
 
-/// `baseline init` (SPEC §5). Without `existing`: every value past its band, under a
-/// header of the current limits and `owned`. With `existing`: it is kept as it is
-/// (entries and `# measured with:`), except that values past the band in files that no
-/// directory of its `# owned:` holds are added (nothing, when it records no owned list)
-/// and `# owned:` becomes `owned`.
+/// `baseline init` (SPEC §5, §8.1). Without `existing`: every value past its band, and
+/// every value of a pinned metric at its current value, under a header of the current
+/// limits and `owned`. With `existing`: it is kept as it is (entries and `# measured
+/// with:`), except that such values in files that no directory of its `# owned:` holds
+/// are added (nothing, when it records no owned list) and `# owned:` becomes `owned`.
 pub fn init(
     existing: Option<&Baseline>,
     limits: &Limits,
@@ -73,15 +73,16 @@ pub fn init(
         ..Changes::default()
     };
     let recorded_owned = existing.map(|b| b.owned.as_deref());
-    for (key, value) in merged(measured) {
+    let judged = by_key(judge::file(limits, measured, &Allowances::default()));
+    for (key, v) in judged {
         let eligible = match recorded_owned {
             None => true,
             Some(recorded) => newly_owned(recorded, owned, &key.path),
         };
-        if eligible && past_band(limits, key.metric, value) && !baseline.entries.contains_key(&key)
-        {
-            baseline.entries.insert(key.clone(), value);
-            changes.added.push((key, value));
+        let recorded = v.status.past_band() || v.pinned;
+        if eligible && recorded && !baseline.entries.contains_key(&key) {
+            baseline.entries.insert(key.clone(), v.value);
+            changes.added.push((key, v.value));
         }
     }
     set_owned(&mut baseline, owned, &mut changes);
@@ -109,19 +110,22 @@ pub fn refresh(
     let own = Allowances {
         own: Some(&moved),
         renamed_from: None,
+        ..Allowances::default()
     };
     let judged = by_key(judge::file(limits, measured, &own));
     let mut kept = keep_still_past(&moved.entries, &judged, owned, &mut changes);
-    let recorded = existing.recorded_limits();
     for (key, v) in judged {
-        // Past the band without an entry: listed only when exposed or newly owned.
-        if v.status != Status::Excess || v.baseline.is_some() || !is_owned(owned, &key.path) {
+        if v.baseline.is_some() || !is_owned(owned, &key.path) {
             continue;
         }
-        let exposed = recorded
-            .as_ref()
-            .is_none_or(|old| !past_band(old, key.metric, v.value));
-        if exposed || newly_owned(existing.owned.as_deref(), owned, &key.path) {
+        // A pinned unit within its band is pinned (that only tightens); past the band
+        // without an entry it is listed only when exposed or newly owned.
+        let pin = v.pinned && v.value <= v.band;
+        if pin
+            || (v.status == Status::Excess
+                && (exposed(existing, limits, &key, v.value)
+                    || newly_owned(existing.owned.as_deref(), owned, &key.path)))
+        {
             kept.insert(key.clone(), v.value);
             changes.added.push((key, v.value));
         }
@@ -137,9 +141,18 @@ pub fn refresh(
     (baseline, changes)
 }
 
-/// The entries whose unit is still past the band, each at the lower of its old and new
-/// value; the others (back within the band, gone, or no longer limited) are dropped, and
-/// those of paths outside `owned` are disowned.
+/// True when the limits the header recorded for the unit's file (its tier's, SPEC §8.1)
+/// had `value` within the band: a changed limit exposes it. Without a header, always.
+fn exposed(existing: &Baseline, limits: &Limits, key: &EntryKey, value: u64) -> bool {
+    let tier = limits.tier_of(&key.path).map(|t| t.name.as_str());
+    existing
+        .recorded_for(tier)
+        .is_none_or(|old| !past_band(&old, key.metric, value))
+}
+
+/// The entries whose unit is still past the band (or pinned, SPEC §8.1), each at the
+/// lower of its old and new value; the others (back within the band, gone, or no longer
+/// limited) are dropped, and those of paths outside `owned` are disowned.
 fn keep_still_past(
     entries: &BTreeMap<EntryKey, u64>,
     judged: &BTreeMap<EntryKey, Verdict>,
@@ -153,7 +166,7 @@ fn keep_still_past(
             continue;
         }
         match judged.get(key) {
-            Some(v) if v.status.past_band() => {
+            Some(v) if v.status.past_band() || v.pinned => {
                 if v.value < old {
                     changes.lowered.push((key.clone(), old, v.value));
                 }
@@ -163,6 +176,70 @@ fn keep_still_past(
         }
     }
     kept
+}
+
+/// One entry `baseline accept` raises (or adds, `from` `None`): a pinned unit grown
+/// within its band (SPEC §8.1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Raise {
+    pub key: EntryKey,
+    pub from: Option<u64>,
+    pub to: u64,
+    pub band: u64,
+}
+
+/// A pinned unit `baseline accept` refuses: grown past its band.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub key: EntryKey,
+    pub value: u64,
+    pub band: u64,
+}
+
+/// What `baseline accept` decided for one baseline.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Accepted {
+    pub raised: Vec<Raise>,
+    pub refused: Vec<Refusal>,
+}
+
+/// `baseline accept` (SPEC §8.1): every value of a pinned metric above its entry (or
+/// without one) is raised to it when within its band and refused past it. The baseline
+/// with the raises, and what was decided; with any refusal the caller writes nothing.
+/// Entries of metrics that are not pinned are never raised.
+pub fn accept(
+    existing: &Baseline,
+    limits: &Limits,
+    measured: &[UnitValue],
+) -> (Baseline, Accepted) {
+    let own = Allowances {
+        own: Some(existing),
+        renamed_from: None,
+        ..Allowances::default()
+    };
+    let mut next = existing.clone();
+    let mut out = Accepted::default();
+    for (key, v) in by_key(judge::file(limits, measured, &own)) {
+        if !v.pinned || v.baseline.is_some_and(|pin| v.value <= pin) {
+            continue;
+        }
+        if v.value > v.band {
+            out.refused.push(Refusal {
+                key,
+                value: v.value,
+                band: v.band,
+            });
+            continue;
+        }
+        next.entries.insert(key.clone(), v.value);
+        out.raised.push(Raise {
+            key,
+            from: v.baseline,
+            to: v.value,
+            band: v.band,
+        });
+    }
+    (next, out)
 }
 
 /// The verdict on each key, at the worse of its values (a key measured twice).
@@ -178,21 +255,6 @@ fn by_key(findings: Vec<Finding>) -> BTreeMap<EntryKey, Verdict> {
             (key, f.verdict)
         })
         .collect()
-}
-
-/// Every measured value by key; a key seen twice keeps the larger value.
-fn merged(measured: &[UnitValue]) -> BTreeMap<EntryKey, u64> {
-    let mut values: BTreeMap<EntryKey, u64> = BTreeMap::new();
-    for value in measured {
-        let key = EntryKey {
-            path: value.path.clone(),
-            unit: value.unit.clone(),
-            metric: value.metric,
-        };
-        let slot = values.entry(key).or_insert(value.value);
-        *slot = (*slot).max(value.value);
-    }
-    values
 }
 
 /// True when a directory of `owned` holds `path`.

@@ -17,8 +17,10 @@ mod tests;
 
 /// The first line of every baseline file (SPEC §5).
 pub const TITLE: &str = "# path\tunit\tmetric\tvalue \u{2014} units over their Limits when measured, each tolerated up to its value";
-/// The `# measured with:` key that is not a metric.
+/// The `# measured with:` keys that are not metrics.
 pub const TOLERANCE_KEY: &str = "tolerance_percent";
+const NEW_FILE_BYTES_KEY: &str = crate::limits::NEW_FILE_BYTES_KEY;
+const PINNED_KEY: &str = crate::limits::PINNED_KEY;
 const MEASURED_WITH: &str = "measured with:";
 const OWNED: &str = "owned:";
 /// How the repository root (`""`) is written in `# owned:`.
@@ -167,7 +169,8 @@ fn first_header(seen: &mut Option<usize>, number: usize, name: &str) -> Result<(
     Ok(())
 }
 
-/// The pairs after `# measured with:`.
+/// The pairs after `# measured with:`. `pinned=KEY,KEY` is kept as one `pinned.KEY` = 1
+/// pair per metric (as [`crate::limits::Limits::measured_with`] gives them).
 fn measured_with(rest: &str) -> Result<BTreeMap<String, u64>, String> {
     let mut pairs = BTreeMap::new();
     for pair in rest.split_whitespace() {
@@ -176,24 +179,56 @@ fn measured_with(rest: &str) -> Result<BTreeMap<String, u64>, String> {
                 "malformed \"# measured with:\" pair {pair:?}: expected key=value"
             ));
         };
-        let is_metric = Metric::from_key(key).is_some();
-        if !is_metric && key != TOLERANCE_KEY {
-            return Err(format!(
-                "unknown limit {key:?} in \"# measured with:\" (known: {}, {TOLERANCE_KEY})",
-                known_metrics()
-            ));
-        }
-        let number = whole_number(value)
-            .filter(|n| *n > 0 || !is_metric)
-            .ok_or_else(|| {
-                let what = if is_metric { "positive " } else { "" };
-                format!("\"# measured with:\" {key}={value:?} is not a {what}whole number")
-            })?;
-        if pairs.insert(key.to_string(), number).is_some() {
-            return Err(format!("\"# measured with:\" lists {key} twice"));
+        let read = if key == PINNED_KEY {
+            pinned(value)?
+        } else {
+            vec![(key.to_string(), header_number(key, value)?)]
+        };
+        for (key, number) in read {
+            if pairs.insert(key.clone(), number).is_some() {
+                return Err(format!("\"# measured with:\" lists {key} twice"));
+            }
         }
     }
     Ok(pairs)
+}
+
+/// `pinned=KEY,KEY`: metric keys.
+fn pinned(value: &str) -> Result<Vec<(String, u64)>, String> {
+    value
+        .split(',')
+        .map(|key| match Metric::from_key(key) {
+            Some(metric) => Ok((format!("{PINNED_KEY}.{metric}"), 1)),
+            None => Err(format!(
+                "\"# measured with:\" pinned={value:?} names {key:?}, not a metric (known: {})",
+                known_metrics()
+            )),
+        })
+        .collect()
+}
+
+/// The number of one `key=value` pair: a limit (a metric, `new_file_bytes`, or a tier's
+/// `tier.NAME.KEY`) is positive; `tolerance_percent` may be 0.
+fn header_number(key: &str, value: &str) -> Result<u64, String> {
+    let limit_key = |k: &str| Metric::from_key(k).is_some() || k == NEW_FILE_BYTES_KEY;
+    let is_limit = limit_key(key)
+        || key
+            .strip_prefix("tier.")
+            .and_then(|rest| rest.split_once('.'))
+            .is_some_and(|(name, k)| !name.is_empty() && limit_key(k));
+    if !is_limit && key != TOLERANCE_KEY {
+        return Err(format!(
+            "unknown limit {key:?} in \"# measured with:\" (known: {}, {NEW_FILE_BYTES_KEY}, \
+             {PINNED_KEY}, tier.NAME.KEY, {TOLERANCE_KEY})",
+            known_metrics()
+        ));
+    }
+    whole_number(value)
+        .filter(|n| *n > 0 || !is_limit)
+        .ok_or_else(|| {
+            let what = if is_limit { "positive " } else { "" };
+            format!("\"# measured with:\" {key}={value:?} is not a {what}whole number")
+        })
 }
 
 /// The directories after `# owned:`, tab-separated; `.` is the repository root.
@@ -303,8 +338,20 @@ pub fn render(baseline: &Baseline) -> String {
     out.push('\n');
     if let Some(pairs) = &baseline.measured_with {
         out.push_str("# measured with:");
+        let mut pins: Vec<&str> = Vec::new();
         for (key, value) in pairs {
+            if let Some(metric) = key.strip_prefix("pinned.") {
+                pins.push(metric);
+                continue;
+            }
+            if !pins.is_empty() {
+                let _ = write!(out, " {PINNED_KEY}={}", pins.join(","));
+                pins.clear();
+            }
             let _ = write!(out, " {key}={value}");
+        }
+        if !pins.is_empty() {
+            let _ = write!(out, " {PINNED_KEY}={}", pins.join(","));
         }
         out.push('\n');
     }

@@ -1,6 +1,7 @@
 //! The commands: each wires the pipeline stages for one subcommand and returns a report
 //! value; printing is left to `crate::report`.
 
+pub mod accept;
 pub mod baseline;
 pub mod contracts;
 pub mod gate;

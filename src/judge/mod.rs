@@ -64,6 +64,17 @@ pub struct Verdict {
     /// The metric is pinned (SPEC §8.1): its entry holds the unit at its value.
     #[serde(skip)]
     pub pinned: bool,
+    /// The branch's own raise of the pin, honoured under `--accept-growth` (SPEC §8.1).
+    #[serde(skip)]
+    pub accepted: Option<Growth>,
+}
+
+/// A pin the branch raised in its own baseline, honoured within the base's band: from
+/// the base's entry (`None`: it had none) to the branch's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Growth {
+    pub from: Option<u64>,
+    pub to: u64,
 }
 
 impl Verdict {
@@ -142,7 +153,17 @@ pub fn verdict(
         baseline: allowance,
         status,
         pinned,
+        accepted: None,
     })
+}
+
+/// The branch's raise of a pin that `--accept-growth` honours (SPEC §8.1): an entry of a
+/// pinned metric in the branch's baseline above the base's, within the band the base's
+/// terms give the unit.
+fn accepted_raise(allowances: &Allowances, v: &UnitValue, base: &Verdict) -> Option<u64> {
+    let raised = allowances.accepted?.allowance(&v.path, &v.unit, v.metric)?;
+    let above = base.baseline.is_none_or(|pin| raised > pin);
+    (base.pinned && above && raised <= base.band).then_some(raised)
 }
 
 /// True when `value` is past the band of `metric` (what `baseline init` records).
@@ -179,10 +200,18 @@ fn judged(
             }
             let file_limits = &own.as_ref()?.1;
             let allowance = allowances.get(&v.path, &v.unit, v.metric);
+            let mut judged = verdict(file_limits, v.metric, v.value, allowance)?;
+            if let Some(raised) = accepted_raise(allowances, v, &judged) {
+                judged = verdict(file_limits, v.metric, v.value, Some(raised))?;
+                judged.accepted = Some(Growth {
+                    from: allowance,
+                    to: raised,
+                });
+            }
             Some(Finding {
                 path: v.path.clone(),
                 unit: v.unit.clone(),
-                verdict: verdict(file_limits, v.metric, v.value, allowance)?,
+                verdict: judged,
                 lines: Lines {
                     start: v.start_line,
                     end: v.end_line,

@@ -124,6 +124,7 @@ fn can_tighten_below_the_entry_or_within_the_band() {
         let own = Allowances {
             own: Some(&baseline),
             renamed_from: None,
+            ..Allowances::default()
         };
         file(&l, &[v], &own).remove(0).verdict
     };

@@ -113,7 +113,9 @@ impl Limits {
     }
 
     /// `key=value` pairs, keys sorted, `tolerance_percent` always: the baseline's
-    /// `# measured with:` header (SPEC §5).
+    /// `# measured with:` header (SPEC §5, §8.1). `new_file_bytes` is one more limit; each
+    /// tier value is `tier.NAME.KEY`; each pinned metric is `pinned.KEY` = 1, which the
+    /// header writes as one `pinned=KEY,KEY` pair.
     pub fn measured_with(&self) -> BTreeMap<String, u64> {
         let mut out: BTreeMap<String, u64> = self
             .values
@@ -121,6 +123,17 @@ impl Limits {
             .map(|(m, v)| (m.key().to_string(), *v))
             .collect();
         out.insert("tolerance_percent".to_string(), self.tolerance_percent);
+        if let Some(n) = self.new_file_bytes {
+            out.insert(NEW_FILE_BYTES_KEY.to_string(), n);
+        }
+        for metric in &self.pinned {
+            out.insert(format!("{PINNED_KEY}.{}", metric.key()), 1);
+        }
+        for tier in &self.tiers {
+            for (key, value) in tier.settings() {
+                out.insert(format!("tier.{}.{key}", tier.name), value);
+            }
+        }
         out
     }
 }

@@ -7,6 +7,7 @@ use serde_json::json;
 
 use crate::baseline::rules::Changes;
 use crate::baseline::EntryKey;
+use crate::commands::accept::AcceptReport;
 use crate::commands::baseline::{Action, BaselineReport, ContextResult, Mode};
 
 fn counts(c: &Changes) -> String {
@@ -154,5 +155,104 @@ pub fn merged(report: &crate::commands::merge_driver::MergeReport) -> String {
         "merged {}: {}",
         report.name,
         super::count(report.entries, "unit")
+    )
+}
+
+/// `baseline accept` text: one line per raised entry with its delta, one per refused
+/// value with its band, then what became of each baseline.
+pub fn accept_text(report: &AcceptReport) -> String {
+    let mut out = String::new();
+    for c in &report.contexts {
+        accept_lines(&mut out, &c.accepted);
+    }
+    accept_outcome(&mut out, report);
+    out
+}
+
+/// One line per raised entry with its delta, then one per refused value.
+fn accept_lines(out: &mut String, accepted: &crate::baseline::rules::Accepted) {
+    for r in &accepted.raised {
+        let k = &r.key;
+        let _ = match r.from {
+            Some(from) => writeln!(
+                out,
+                "{} {}: {} {from} \u{2192} {} (+{}, band {})",
+                k.path,
+                k.unit,
+                k.metric,
+                r.to,
+                r.to - from,
+                r.band
+            ),
+            None => writeln!(
+                out,
+                "{} {}: {} pinned at {} (new entry, band {})",
+                k.path, k.unit, k.metric, r.to, r.band
+            ),
+        };
+    }
+    for r in &accepted.refused {
+        let k = &r.key;
+        let _ = writeln!(
+            out,
+            "refused: {} {}: {} {} is past its band {} (+{})",
+            k.path,
+            k.unit,
+            k.metric,
+            r.value,
+            r.band,
+            r.value - r.band
+        );
+    }
+}
+
+/// What became of each baseline, and why nothing was written after a refusal.
+fn accept_outcome(out: &mut String, report: &AcceptReport) {
+    let refused = report.refused();
+    for c in &report.contexts {
+        let n = c.accepted.raised.len();
+        let (name, path) = (&c.name, &c.baseline_path);
+        let _ = if refused > 0 {
+            writeln!(out, "{name}: {path} unchanged")
+        } else if n == 0 {
+            writeln!(out, "{name}: nothing to accept in {path}")
+        } else if report.check {
+            writeln!(out, "{name}: would raise {n} entry(ies) in {path}")
+        } else {
+            writeln!(out, "{name}: raised {n} entry(ies) in {path}")
+        };
+    }
+    if refused > 0 {
+        let _ = writeln!(
+            out,
+            "nothing written: {refused} value(s) past their band (a growth past a band is a limit change, not a baseline one)"
+        );
+    }
+}
+
+pub fn accept_json(report: &AcceptReport) -> String {
+    let contexts: Vec<serde_json::Value> = report
+        .contexts
+        .iter()
+        .map(|c| {
+            let raised: Vec<_> = c
+                .accepted
+                .raised
+                .iter()
+                .map(|r| json!({"path": r.key.path, "unit": r.key.unit, "metric": r.key.metric,
+                                "from": r.from, "to": r.to, "band": r.band}))
+                .collect();
+            let refused: Vec<_> = c
+                .accepted
+                .refused
+                .iter()
+                .map(|r| json!({"path": r.key.path, "unit": r.key.unit, "metric": r.key.metric,
+                                "value": r.value, "band": r.band}))
+                .collect();
+            json!({"name": c.name, "baseline": c.baseline_path, "raised": raised, "refused": refused})
+        })
+        .collect();
+    super::json_text(
+        &json!({"check": report.check, "written": report.written, "contexts": contexts}),
     )
 }

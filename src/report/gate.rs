@@ -335,6 +335,7 @@ struct GateJson<'a> {
     contract_findings: Vec<serde_json::Value>,
     terms_changed: Vec<review::TermJson<'a>>,
     tightenable: Vec<review::Tightenable<'a>>,
+    accepted_growth: Vec<review::Accepted<'a>>,
 }
 
 fn gate_findings<'a>(report: &'a GateReport, list: &'a [Finding]) -> Vec<GateFinding<'a>> {
@@ -373,6 +374,7 @@ pub fn json(report: &GateReport) -> String {
             .collect(),
         terms_changed: review::terms_json(report),
         tightenable: review::tightenable_json(report),
+        accepted_growth: review::accepted_json(report),
     })
 }
 

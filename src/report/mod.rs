@@ -39,6 +39,13 @@ pub fn warn(warnings: &[String]) {
 /// `function_lines 92 > 55 (band 68, baseline 91)`: what a finding breaks, in words.
 pub fn finding_detail(f: impl Into<Verdict>) -> String {
     let f: Verdict = f.into();
+    if let (true, Some(pin)) = (f.pin_growth(), f.baseline) {
+        let delta = f.value - pin;
+        return format!(
+            "{} {} > pinned {pin} (+{delta}; limit {}, band {})",
+            f.metric, f.value, f.limit, f.band
+        );
+    }
     let mut detail = format!("{} {} > {} (band {}", f.metric, f.value, f.limit, f.band);
     if let Some(b) = f.baseline {
         detail.push_str(&format!(", baseline {b}"));

@@ -14,8 +14,56 @@ use crate::terms::diff::{Term, TermChange, TermValue};
 
 const TERMS_HEADING: &str = "terms changed on this branch (not applied):";
 
-/// `can tighten: ...` lines, then the terms changed on the branch.
+/// `docs/plan.md plan.md file_bytes 10010 → 10320 (+310)`: a pin the branch raised,
+/// honoured by `--accept-growth` (a missing base entry counts from 0).
+pub(crate) fn growth_text(f: &Finding) -> String {
+    let Some(g) = f.verdict.accepted else {
+        return String::new();
+    };
+    let from = g.from.unwrap_or(0);
+    format!(
+        "{} {} {} {from} \u{2192} {} (+{})",
+        f.path,
+        f.unit,
+        f.verdict.metric,
+        g.to,
+        g.to.saturating_sub(from)
+    )
+}
+
+/// An `accepted_growth` item: `{"path", "unit", "metric", "from", "to"}`.
+#[derive(Serialize)]
+pub(crate) struct Accepted<'a> {
+    path: &'a str,
+    unit: &'a str,
+    metric: Metric,
+    from: Option<u64>,
+    to: u64,
+}
+
+pub(crate) fn accepted_json(report: &GateReport) -> Vec<Accepted<'_>> {
+    report
+        .accepted_growth
+        .iter()
+        .filter_map(|f| {
+            let g = f.verdict.accepted?;
+            Some(Accepted {
+                path: &f.path,
+                unit: &f.unit,
+                metric: f.verdict.metric,
+                from: g.from,
+                to: g.to,
+            })
+        })
+        .collect()
+}
+
+/// `accepted growth: ...` and `can tighten: ...` lines, then the terms changed on the
+/// branch.
 pub(crate) fn text(report: &GateReport, paint: Paint, out: &mut String) {
+    for f in &report.accepted_growth {
+        let _ = writeln!(out, "accepted growth: {}", growth_text(f));
+    }
     for f in &report.tightenable {
         let v = &f.verdict;
         let baseline = v.baseline.unwrap_or(v.value);
@@ -147,6 +195,16 @@ fn tightenable(f: &Finding) -> Tightenable<'_> {
 /// The `--pr-summary` sections `### Terms changed on this branch` and `### Baseline can
 /// tighten`, each when it has something to say.
 pub(crate) fn pr_summary(report: &GateReport, out: &mut String) {
+    if !report.accepted_growth.is_empty() {
+        out.push_str(
+            "\n### Growth accepted on this branch\n\n\
+             The branch raised these pins in its baseline; `--accept-growth` honoured each \
+             within the base's band.\n\n",
+        );
+        for f in &report.accepted_growth {
+            let _ = writeln!(out, "- `{}`", growth_text(f));
+        }
+    }
     if !report.terms_changed.is_empty() {
         out.push_str(
             "\n### Terms changed on this branch\n\n\

@@ -283,6 +283,7 @@ impl Diff<'_> {
         let allowances = Allowances {
             own: None,
             renamed_from: Some((from, old)),
+            ..Allowances::default()
         };
         allowances.get(&key.path, &key.unit, key.metric)
     }

@@ -202,14 +202,33 @@ fn malformed_entries_name_file_and_line() {
 }
 
 #[test]
+fn the_document_budget_header_reads_back_as_written() {
+    let text = format!(
+        "{TITLE}\n# measured with: file_bytes=40960 new_file_bytes=32768 \
+         pinned=file_bytes,loaded_bytes tier.xl.file_bytes=98304 tolerance_percent=0\n"
+    );
+    let parsed = parse(text.as_bytes(), FILE).expect("parses");
+    assert_eq!(render(&parsed.baseline), text);
+    let recorded = parsed.baseline.recorded_for(Some("xl")).expect("a header");
+    assert_eq!(recorded.limit(Metric::FileBytes), Some(98304));
+    assert_eq!(recorded.new_file_bytes, Some(32768));
+    assert!(recorded.is_pinned(Metric::LoadedBytes));
+    let untiered = parsed.baseline.recorded_for(None).expect("a header");
+    assert_eq!(untiered.limit(Metric::FileBytes), Some(40960));
+}
+
+#[test]
 fn malformed_measured_with_names_file_and_line() {
     let cases = [
         ("function_lines55", "malformed \"# measured with:\" pair \"function_lines55\": expected key=value"),
         ("function_lines=x", "\"# measured with:\" function_lines=\"x\" is not a positive whole number"),
         ("function_lines=0", "\"# measured with:\" function_lines=\"0\" is not a positive whole number"),
         ("tolerance_percent=-1", "\"# measured with:\" tolerance_percent=\"-1\" is not a whole number"),
-        ("fn=3", "unknown limit \"fn\" in \"# measured with:\" (known: file_bytes, file_lines, function_lines, loaded_bytes, type_lines, types_per_file, tolerance_percent)"),
+        ("fn=3", "unknown limit \"fn\" in \"# measured with:\" (known: file_bytes, file_lines, function_lines, loaded_bytes, type_lines, types_per_file, new_file_bytes, pinned, tier.NAME.KEY, tolerance_percent)"),
         ("type_lines=3 type_lines=4", "\"# measured with:\" lists type_lines twice"),
+        ("pinned=file_bytes,bogus", "\"# measured with:\" pinned=\"file_bytes,bogus\" names \"bogus\", not a metric (known: file_bytes, file_lines, function_lines, loaded_bytes, type_lines, types_per_file)"),
+        ("tier.xl.tolerance_percent=3", "unknown limit \"tier.xl.tolerance_percent\" in \"# measured with:\" (known: file_bytes, file_lines, function_lines, loaded_bytes, type_lines, types_per_file, new_file_bytes, pinned, tier.NAME.KEY, tolerance_percent)"),
+        ("tier.xl.file_bytes=0", "\"# measured with:\" tier.xl.file_bytes=\"0\" is not a positive whole number"),
     ];
     for (pairs, message) in cases {
         let text = format!("{TITLE}\n# measured with: {pairs}\n");

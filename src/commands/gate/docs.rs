@@ -83,6 +83,6 @@ fn judge_importer(
     let mut loaded = m.values();
     loaded.retain(|v| v.metric == Metric::LoadedBytes);
     sb.findings
-        .extend(judge_file(judging.terms, owner, &loaded, None));
+        .extend(judge_file(judging.terms, owner, &loaded, None, false));
     Ok(())
 }

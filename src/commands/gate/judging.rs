@@ -167,7 +167,7 @@ impl<'a> Judging<'a> {
                     }
                 }
                 sb.judged.insert(path.to_string());
-                self.judge_measured(sb, owner, &m, from);
+                self.judge_measured(sb, owner, &m, from, *kind == ChangeKind::Added);
                 Fate::Judged {
                     how: JudgedAs::of(kind),
                     context: owner.context.name.clone(),
@@ -198,13 +198,14 @@ impl<'a> Judging<'a> {
         owner: &ContextTerms,
         m: &crate::model::FileMeasure,
         from: Option<&str>,
+        new: bool,
     ) {
         let path = &m.path;
         sb.warnings
             .extend(m.warnings.iter().map(|w| format!("{path}: {w}")));
         note_changed_imports(self, sb, owner, m);
         sb.findings
-            .extend(judge_file(self.terms, owner, &m.values(), from));
+            .extend(judge_file(self.terms, owner, &m.values(), from, new));
     }
 
     /// True when the base's version of the file (at its old path, for a rename) was
@@ -257,13 +258,15 @@ impl<'a> Judging<'a> {
 
 /// Judges the values of a file owned by `owner`: a renamed file's units are tolerated by
 /// its old path's entries too, in the baseline of the context that owned the old path.
-/// Every judged value is kept: the merge sorts excesses, divergences and what can tighten
-/// from the rest.
+/// A file `new` since the base is judged by the new-file limit (SPEC §8.1). Every judged
+/// value is kept: the merge sorts excesses, divergences and what can tighten from the
+/// rest.
 pub(super) fn judge_file(
     terms: &Terms,
     owner: &ContextTerms,
     values: &[UnitValue],
     from: Option<&str>,
+    new: bool,
 ) -> Vec<Finding> {
     let Some(limits) = owner.limits.as_ref() else {
         return Vec::new();
@@ -272,8 +275,13 @@ pub(super) fn judge_file(
     let allowances = Allowances {
         own: owner.baseline.as_ref(),
         renamed_from,
+        accepted: owner.branch_baseline.as_ref(),
     };
-    judge::file(limits, values, &allowances)
+    if new {
+        judge::new_file(limits, values, &allowances)
+    } else {
+        judge::file(limits, values, &allowances)
+    }
 }
 
 /// The paths the working tree holds that differ from the base: added, modified, and the

@@ -44,6 +44,9 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         if judge::tightenable(&f, &report.terms_changed) {
             report.tightenable.push(f.clone());
         }
+        if f.verdict.accepted.is_some() {
+            report.accepted_growth.push(f.clone());
+        }
         match f.verdict.status {
             Status::Excess => report.excesses.push(f),
             Status::Divergence => report.divergences.push(f),

@@ -35,6 +35,9 @@ pub struct Request {
     pub options: Options,
     /// `--staged`: judge the index instead of the working tree (SPEC §6.1).
     pub staged: bool,
+    /// `--accept-growth`: honour the pins the branch raised in its own baseline, within
+    /// the base's bands (SPEC §8.1).
+    pub accept_growth: bool,
 }
 
 /// One context as the gate saw it: judged, or why not.
@@ -162,6 +165,8 @@ pub struct GateReport {
     pub terms_changed: Vec<TermChange>,
     /// Judged units whose baseline entry `baseline refresh` would lower or drop.
     pub tightenable: Vec<Finding>,
+    /// The branch's raised pins honoured under `--accept-growth` (SPEC §8.1), sorted.
+    pub accepted_growth: Vec<Finding>,
 }
 
 impl GateReport {

@@ -28,7 +28,7 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
     let base = found.commit.clone();
     let tree = repo.tree_source(&base)?;
     let repo_name = crate::commands::dir_name(&workdir);
-    let terms = terms::load(&tree, &repo_name, &[])?;
+    let mut terms = terms::load(&tree, &repo_name, &[])?;
     let judged = judges(&terms);
     if !judged {
         super::base::look_for_judging_bases(&repo, &mut found, &repo_name)?;
@@ -42,6 +42,8 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
         ..Sandbox::default()
     };
     let work = Judged::open(&repo, &workdir, request.staged)?;
+    let growth = (request.accept_growth, work.source());
+    read_branch_baselines(&mut terms, growth, &mut sandbox.warnings)?;
     let Some(changes) = list_changes(&repo, &work, &base, &mut sandbox) else {
         return Ok(sandbox);
     };
@@ -109,6 +111,33 @@ fn no_judged_context(judged: bool, found: &super::base::Found) -> Vec<NotJudged>
 /// True when some context has Limits and a baseline in `terms`.
 pub(super) fn judges(terms: &Terms) -> bool {
     terms.contexts.iter().any(|c| judge::unjudged(c).is_none())
+}
+
+/// `--accept-growth`: each judged context's baseline as the branch holds it, beside the
+/// base's (SPEC §8.1). One that doesn't read is a warning and honours nothing. Without
+/// the flag (`growth.0` false) nothing is read.
+fn read_branch_baselines(
+    terms: &mut Terms,
+    growth: (bool, &dyn crate::source::FileSource),
+    warnings: &mut Vec<String>,
+) -> Result<()> {
+    let (accept, work) = growth;
+    if !accept {
+        return Ok(());
+    }
+    for c in &mut terms.contexts {
+        let path = c.context.baseline_path();
+        let Some(bytes) = work.read(&path)? else {
+            continue;
+        };
+        match crate::baseline::tsv::parse(&bytes, &path) {
+            Ok(parsed) => c.branch_baseline = Some(parsed.baseline),
+            Err(e) => warnings.push(format!(
+                "--accept-growth: the branch's baseline does not read, no growth accepted: {e}"
+            )),
+        }
+    }
+    Ok(())
 }
 
 fn context_states(terms: &Terms) -> Vec<ContextState> {
