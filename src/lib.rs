@@ -158,26 +158,63 @@ fn run_measure(cwd: PathBuf, args: cli::MeasureArgs, console: &Console) -> Resul
         options: options(&args.size),
         cache: !args.size.no_cache,
     };
+    let streamed = match args.format {
+        MeasureFormat::Json => Some(report::measure::Format::Json),
+        MeasureFormat::Tsv => Some(report::measure::Format::Tsv),
+        _ => None,
+    }
+    .filter(|_| console.can_stream());
+    if let Some(format) = streamed {
+        let rep = run_measure_streamed(&request, format, console)?;
+        return Ok(rep.exit(args.check));
+    }
     let bar = console.bar(report::progress::MEASURE_MIN_FILES, "measuring");
-    let rep = commands::measure::run_with(&request, &bar)?;
-    console.warn(&rep.warnings);
-    console.verbose(&report::measure::verbose(&rep));
-    console.cache(&rep.cache);
+    let rep = if matches!(args.format, MeasureFormat::Sarif | MeasureFormat::Github) {
+        // SARIF and GitHub commands name findings and skipped files only.
+        commands::measure::run_each(&request, &bar, false, &mut |_, _| Ok(()))?
+    } else {
+        commands::measure::run_with(&request, &bar)?
+    };
+    report_notes(&rep, console);
     let text = match args.format {
         MeasureFormat::Text => {
             let paint = console.out;
             console.print_with(|out| report::measure::write_text(&rep, paint, out))?;
             None
         }
-        MeasureFormat::Json => Some(report::measure::json(&rep)),
-        MeasureFormat::Tsv => Some(report::measure::tsv(&rep)),
         MeasureFormat::Sarif => Some(report::sarif::measure(&rep)),
         MeasureFormat::Github => Some(report::github::measure(&rep)),
+        MeasureFormat::Json => Some(report::measure::json(&rep)),
+        MeasureFormat::Tsv => Some(report::measure::tsv(&rep)),
     };
     if let Some(text) = text {
         console.print(&text)?;
     }
     Ok(rep.exit(args.check))
+}
+
+/// `measure` written file by file as the files are measured: a full-tree report is never
+/// held.
+fn run_measure_streamed(
+    request: &commands::measure::Request,
+    format: report::measure::Format,
+    console: &Console,
+) -> Result<commands::measure::MeasureReport> {
+    let bar = console.bar(report::progress::MEASURE_MIN_FILES, "measuring");
+    let mut out = console.stream();
+    let mut stream = report::measure::Stream::new(format, &mut out);
+    let rep = commands::measure::run_each(request, &bar, false, &mut |r, f| stream.file(r, f))?;
+    stream.finish(&rep)?;
+    out.finish()?;
+    report_notes(&rep, console);
+    Ok(rep)
+}
+
+/// A measure run's warnings, `--verbose` lines and cache statistics, on stderr.
+fn report_notes(rep: &commands::measure::MeasureReport, console: &Console) {
+    console.warn(&rep.warnings);
+    console.verbose(&report::measure::verbose(rep));
+    console.cache(&rep.cache);
 }
 
 fn run_limits(cwd: PathBuf, args: cli::LimitsArgs, console: &Console) -> Result<Exit> {

@@ -3,8 +3,11 @@
 //! and a commit's tree (`gate`, SPEC §6 "terms read at the base").
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
-use anyhow::{Context as _, Result};
+use anyhow::{anyhow, bail, Context as _, Result};
+
+use crate::relpath::Name;
 
 /// Files addressed by repository-relative paths with `/` (the root is `""`).
 pub trait FileSource: Sync {
@@ -61,15 +64,55 @@ pub struct Listed {
 #[derive(Debug, Clone)]
 pub struct WorkTree {
     root: PathBuf,
+    /// Every file and link git doesn't ignore, listed once on first use and shared by
+    /// clones: finding the contexts and listing the files to measure walk the tree once.
+    listing: Arc<OnceLock<Result<Vec<TreeFile>, String>>>,
+}
+
+/// One entry of the working tree's listing that is not a directory.
+#[derive(Debug, Clone)]
+pub struct TreeFile {
+    /// Repository-relative, with `/`.
+    pub name: Name,
+    /// A symbolic link (never followed) rather than a regular file.
+    pub link: bool,
 }
 
 impl WorkTree {
     pub fn new(root: impl Into<PathBuf>) -> Self {
-        WorkTree { root: root.into() }
+        WorkTree {
+            root: root.into(),
+            listing: Arc::default(),
+        }
     }
 
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// Every regular file and symbolic link under the root that git doesn't ignore
+    /// ([`crate::dir_walk::builder`]), in walk order; walked once per tree value.
+    pub fn files(&self) -> Result<&[TreeFile]> {
+        let listed = self
+            .listing
+            .get_or_init(|| self.walk().map_err(|e| format!("{e:#}")));
+        listed.as_deref().map_err(|e| anyhow!("{e}"))
+    }
+
+    fn walk(&self) -> Result<Vec<TreeFile>> {
+        let mut found = Vec::new();
+        for entry in crate::dir_walk::builder(&self.root).build() {
+            let entry = entry.with_context(|| format!("listing {}", self.root.display()))?;
+            let Some(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_file() || kind.is_symlink() {
+                let name = crate::relpath::rel_name(&self.root, entry.path())?;
+                let link = kind.is_symlink();
+                found.push(TreeFile { name, link });
+            }
+        }
+        Ok(found)
     }
 
     /// The file-system path of a repository-relative path.
@@ -97,16 +140,18 @@ impl FileSource for WorkTree {
 
     fn find_named(&self, file_name: &str) -> Result<Vec<Listed>> {
         let mut found = Vec::new();
-        let walker = crate::dir_walk::builder(&self.root).build();
-        for entry in walker {
-            let entry = entry.with_context(|| format!("listing {}", self.root.display()))?;
-            let (is_file, link) = entry
-                .file_type()
-                .map_or((false, false), |t| (t.is_file(), t.is_symlink()));
-            if (is_file || link) && entry.file_name() == file_name {
-                let path = crate::relpath::rel_path(&self.root, entry.path())?;
-                found.push(Listed { path, link });
+        for file in self.files()? {
+            if crate::relpath::file_name(file.name.shown()) != file_name {
+                continue;
             }
+            let path = match &file.name {
+                Name::Utf8(path) => path.clone(),
+                Name::NotUtf8(shown) => bail!("path {shown} is not valid UTF-8"),
+            };
+            found.push(Listed {
+                path,
+                link: file.link,
+            });
         }
         found.sort();
         Ok(found)

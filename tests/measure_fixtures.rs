@@ -6,8 +6,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use structgate::measure::{measure_file, measure_tree, Options};
+use structgate::measure::{
+    measure_file, measure_tree, measure_tree_each, NoMemo, NoProgress, Options,
+};
 use structgate::model::FileOutcome;
+use structgate::source::WorkTree;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/measure")
@@ -146,6 +149,38 @@ fn every_fixture_measures_as_expected() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn each_outcome_is_handed_on_in_path_order_and_an_error_of_the_reader_stops_the_run() {
+    let all = measure_tree(&fixtures(), &[String::new()], &Options::default()).unwrap();
+    let first: Vec<&str> = all.iter().take(5).map(FileOutcome::path).collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .expect("a thread pool");
+    let tree = WorkTree::new(fixtures());
+    let mut seen = Vec::new();
+    let err = pool
+        .install(|| {
+            measure_tree_each(
+                &tree,
+                &[String::new()],
+                &Options::default(),
+                &NoProgress,
+                &NoMemo,
+                &mut |outcome| {
+                    seen.push(outcome.path().to_string());
+                    match seen.len() {
+                        5 => Err(anyhow::anyhow!("the reader went away")),
+                        _ => Ok(()),
+                    }
+                },
+            )
+        })
+        .unwrap_err();
+    assert_eq!(err.to_string(), "the reader went away");
+    assert_eq!(seen, first);
 }
 
 #[test]

@@ -149,7 +149,7 @@ impl Cache {
         let Some(store) = self.store.as_ref() else {
             return self.parse(path, bytes, options);
         };
-        let key = Key::new(blob_id(bytes), lang, options);
+        let key = Key::new(self.id_of(path, bytes), lang, options);
         if let Some(hit) = self.lookup(store, &key, path) {
             return Some(hit);
         }
@@ -163,6 +163,18 @@ impl Cache {
             store.put(key, payload);
         }
         Some(outcome)
+    }
+
+    /// The blob id of `bytes`, read from `path`: the one the index recorded when the file
+    /// still matches its stat data now that it has been read (so it was not changed
+    /// while it was read, as `git status` would tell), else hashed from the bytes.
+    fn id_of(&self, path: &str, bytes: &[u8]) -> BlobId {
+        let len = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+        let recorded = self.index.as_ref().and_then(|index| index.clean_id(path));
+        match recorded {
+            Some((id, size)) if size == len => id,
+            _ => blob_id(bytes),
+        }
     }
 
     fn parse(&self, path: &str, bytes: &[u8], options: &Options) -> Option<FileOutcome> {

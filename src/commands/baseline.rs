@@ -154,7 +154,7 @@ fn measure_owned(
         return Ok(grouped);
     }
     let mut seen = std::collections::BTreeSet::new();
-    for outcome in measure::measure_tree_with(&ws.root, &targets, options, progress, memo)? {
+    for outcome in measure::measure_tree_in(&ws.tree, &targets, options, progress, memo)? {
         if !seen.insert(outcome.path().to_string()) {
             continue;
         }

@@ -9,7 +9,7 @@ use crate::cache::{self, Cache};
 use crate::commands::Workspace;
 use crate::judge::{self, Finding, Status, Verdict};
 use crate::measure::{self, Options};
-use crate::model::{FileMeasure, FileOutcome, LeftOutReason, Metric, SkipReason};
+use crate::model::{FileMeasure, FileOutcome, LeftOutReason, Metric, SkipReason, UnitKind};
 use crate::reason::FileReason;
 use crate::terms::{ContextTerms, Terms};
 use crate::Exit;
@@ -41,6 +41,8 @@ pub struct MeasuredFile {
 /// Everything `measure` prints.
 #[derive(Debug, Clone, Default)]
 pub struct MeasureReport {
+    /// The measured files, in path order; empty when they were handed on one by one
+    /// instead ([`run_each`]).
     pub files: Vec<MeasuredFile>,
     pub skipped: Vec<FileReason<SkipReason>>,
     /// Files left out by rule (test or generated code), with the rule (for `--verbose`).
@@ -50,8 +52,20 @@ pub struct MeasureReport {
     pub warnings: Vec<String>,
     /// What the measurement cache did.
     pub cache: cache::Stats,
+    /// How many files were measured and what they hold, kept or not.
+    pub counts: Counts,
     /// The terms the files were judged by.
     terms: Terms,
+}
+
+/// The totals of a report's measured files.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub files: usize,
+    pub functions: usize,
+    pub types: usize,
+    /// Whether a limit applied to any of them (statuses are shown).
+    pub limited: bool,
 }
 
 impl MeasureReport {
@@ -139,6 +153,20 @@ pub fn run(request: &Request) -> Result<MeasureReport> {
 
 /// [`run`], telling `progress` of each file measured.
 pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<MeasureReport> {
+    run_each(request, progress, true, &mut |_, _| Ok(()))
+}
+
+/// [`run_with`], handing each measured file to `each` in path order as soon as it is
+/// final, with the report so far (whose terms judge it: [`MeasureReport::unit_verdicts`]),
+/// so that a report can be written while the rest is measured. The report keeps the
+/// files only when `keep` is true; its counts, findings, skipped and left-out files are
+/// complete either way. An error of `each` ends the run with it.
+pub fn run_each(
+    request: &Request,
+    progress: &dyn measure::Progress,
+    keep: bool,
+    each: &mut (dyn FnMut(&MeasureReport, &MeasuredFile) -> std::io::Result<()> + Send),
+) -> Result<MeasureReport> {
     let ws = Workspace::open(&request.cwd)?;
     let (terms, restrict) = ws.terms(&request.cwd, &request.contexts)?;
     let mut targets = Vec::new();
@@ -146,50 +174,73 @@ pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<M
         targets.push(ws.relative(&request.cwd, path)?);
     }
     let cache = Cache::open_for_tree(ws.repo.as_ref(), request.cache);
-    let outcomes =
-        measure::measure_tree_with(&ws.root, &targets, &request.options, progress, &cache)?;
+    let restricted = !restrict.is_empty();
     let mut report = MeasureReport {
         warnings: terms.all_warnings(),
-        cache: cache.finish(),
+        terms,
         ..MeasureReport::default()
     };
-    for outcome in outcomes {
+    let mut take = |outcome: FileOutcome| -> Result<()> {
         match outcome {
-            FileOutcome::Measured(m) => add_file(&mut report, &terms, !restrict.is_empty(), m),
+            FileOutcome::Measured(m) => {
+                if let Some(file) = report.add_file(restricted, m) {
+                    each(&report, &file)?;
+                    if keep {
+                        report.files.push(file);
+                    }
+                }
+            }
             FileOutcome::Skipped { path, reason } => {
                 report.skipped.push(FileReason { path, reason })
             }
             FileOutcome::LeftOut { path, reason } => {
-                if restrict.is_empty() || terms.owner(&path).is_some() {
+                if !restricted || report.terms.owner(&path).is_some() {
                     report.left_out.push(FileReason { path, reason });
                 }
             }
         }
-    }
-    report.terms = terms;
+        Ok(())
+    };
+    let options = &request.options;
+    measure::measure_tree_each(&ws.tree, &targets, options, progress, &cache, &mut take)?;
+    report.cache = cache.finish();
     Ok(report)
 }
 
-fn add_file(report: &mut MeasureReport, terms: &Terms, restricted: bool, m: FileMeasure) {
-    let index = terms.owner_index(&m.path);
-    let owner = index.map(|i| &terms.contexts[i]);
-    if restricted && owner.is_none() {
-        return;
+impl MeasureReport {
+    /// Judges and counts a measured file; `None` when `restricted` (`--context`) and no
+    /// chosen context owns it.
+    fn add_file(&mut self, restricted: bool, m: FileMeasure) -> Option<MeasuredFile> {
+        let index = self.terms.owner_index(&m.path);
+        let owner = index.map(|i| &self.terms.contexts[i]);
+        if restricted && owner.is_none() {
+            return None;
+        }
+        for w in &m.warnings {
+            self.warnings.push(format!("{}: {w}", m.path));
+        }
+        if let Some((owner, limits)) = owner.and_then(|o| Some((o, o.limits.as_ref()?))) {
+            let judged = judge::file(limits, &m.values(), &owner.allowances());
+            let past_limit = judged
+                .into_iter()
+                .filter(|f| f.verdict.status != Status::Ok);
+            self.findings.extend(past_limit);
+        }
+        let limited = judge::limits_apply(owner.and_then(|o| o.limits.as_ref()), m.language);
+        let counts = &mut self.counts;
+        counts.files += 1;
+        counts.limited |= limited;
+        for unit in &m.units {
+            match unit.kind {
+                UnitKind::Function => counts.functions += 1,
+                UnitKind::Type => counts.types += 1,
+            }
+        }
+        Some(MeasuredFile {
+            context: owner.map(|o| o.context.name.clone()),
+            limited,
+            owner: index,
+            measure: m,
+        })
     }
-    for w in &m.warnings {
-        report.warnings.push(format!("{}: {w}", m.path));
-    }
-    if let Some((owner, limits)) = owner.and_then(|o| Some((o, o.limits.as_ref()?))) {
-        let judged = judge::file(limits, &m.values(), &owner.allowances());
-        let past_limit = judged
-            .into_iter()
-            .filter(|f| f.verdict.status != Status::Ok);
-        report.findings.extend(past_limit);
-    }
-    report.files.push(MeasuredFile {
-        context: owner.map(|o| o.context.name.clone()),
-        limited: judge::limits_apply(owner.and_then(|o| o.limits.as_ref()), m.language),
-        owner: index,
-        measure: m,
-    });
 }

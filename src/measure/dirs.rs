@@ -1,8 +1,10 @@
 //! The measurer over a directory tree (stage 2 for `measure` and `baseline`): lists the
 //! files under the targets the way git sees them, then measures them in parallel.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use anyhow::{bail, Context as _, Result};
 use rayon::prelude::*;
@@ -55,27 +57,116 @@ pub fn measure_tree_with(
     progress: &dyn Progress,
     memo: &dyn Memo,
 ) -> Result<Vec<FileOutcome>> {
-    let targets = normalise_targets(root, targets)?;
-    let Listed { files, not_utf8 } = list_files(root, &targets)?;
-    let tree = WorkTree::new(root);
-    let imports = Imports::new(&tree, options.max_file_size);
-    progress.begin(u64::try_from(files.len()).unwrap_or(u64::MAX));
-    let mut outcomes: Vec<FileOutcome> = files
-        .par_iter()
-        .filter_map(|rel| {
-            let outcome = measure_path(&imports, memo, root, rel, options);
-            progress.advance();
-            outcome
-        })
-        .collect();
-    progress.end();
-    outcomes.extend(
-        not_utf8
-            .iter()
-            .map(|shown| skipped(shown, SkipReason::NameNotUtf8)),
-    );
-    outcomes.sort_by(|a, b| a.path().cmp(b.path()));
+    measure_tree_in(&WorkTree::new(root), targets, options, progress, memo)
+}
+
+/// [`measure_tree_with`] over `tree`, whose listing (walked once, see
+/// [`WorkTree::files`]) also found its contexts.
+pub fn measure_tree_in(
+    tree: &WorkTree,
+    targets: &[String],
+    options: &Options,
+    progress: &dyn Progress,
+    memo: &dyn Memo,
+) -> Result<Vec<FileOutcome>> {
+    let mut outcomes = Vec::new();
+    measure_tree_each(tree, targets, options, progress, memo, &mut |outcome| {
+        outcomes.push(outcome);
+        Ok(())
+    })?;
     Ok(outcomes)
+}
+
+/// [`measure_tree_in`], handing each outcome to `each` in path order as soon as it and
+/// those before it are final, so a report can be written while later files are still
+/// being measured; nothing is kept here beyond the few outcomes that finished before an
+/// earlier one. The first error of `each` stops the run and is returned.
+pub fn measure_tree_each(
+    tree: &WorkTree,
+    targets: &[String],
+    options: &Options,
+    progress: &dyn Progress,
+    memo: &dyn Memo,
+    each: &mut (dyn FnMut(FileOutcome) -> Result<()> + Send),
+) -> Result<()> {
+    let root = tree.root();
+    let targets = normalise_targets(root, targets)?;
+    let names = tree.files()?.iter().filter(|f| !f.link).map(|f| &f.name);
+    let Listed { files, not_utf8 } = select(names, &targets);
+    let imports = Imports::new(tree, options.max_file_size);
+    let work = in_path_order(&files, &not_utf8);
+    progress.begin(u64::try_from(files.len()).unwrap_or(u64::MAX));
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let order = Mutex::new(InOrder {
+        next: 0,
+        done: BTreeMap::new(),
+        each,
+        error: None,
+    });
+    // One loop per thread taking the files in path order, so the outcomes waiting for an
+    // earlier one are only those measured while it was.
+    let loops = rayon::current_num_threads().clamp(1, work.len().max(1));
+    (0..loops).into_par_iter().for_each(|_| {
+        while !stop.load(Ordering::Relaxed) {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(rel, readable)) = work.get(i) else {
+                break;
+            };
+            let outcome = if readable {
+                let outcome = measure_path(&imports, memo, root, rel, options);
+                progress.advance();
+                outcome
+            } else {
+                Some(skipped(rel, SkipReason::NameNotUtf8))
+            };
+            let mut order = order.lock().unwrap_or_else(PoisonError::into_inner);
+            if !order.put(i, outcome) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    });
+    progress.end();
+    let order = order.into_inner().unwrap_or_else(PoisonError::into_inner);
+    order.error.map_or(Ok(()), Err)
+}
+
+/// The listed files by path, each with whether it can be read (a name that isn't UTF-8
+/// is skipped, not read).
+fn in_path_order<'a>(files: &'a BTreeSet<String>, not_utf8: &'a [String]) -> Vec<(&'a str, bool)> {
+    let mut work: Vec<(&str, bool)> = files.iter().map(|f| (f.as_str(), true)).collect();
+    work.extend(not_utf8.iter().map(|shown| (shown.as_str(), false)));
+    work.sort_by(|a, b| a.0.cmp(b.0));
+    work
+}
+
+/// Outcomes finished out of order, held until those before them are handed on.
+struct InOrder<'a> {
+    /// The index of the next outcome to hand on.
+    next: usize,
+    done: BTreeMap<usize, Option<FileOutcome>>,
+    each: &'a mut (dyn FnMut(FileOutcome) -> Result<()> + Send),
+    error: Option<anyhow::Error>,
+}
+
+impl InOrder<'_> {
+    /// Records outcome `i` and hands on every outcome now in order; false once `each`
+    /// has failed.
+    fn put(&mut self, i: usize, outcome: Option<FileOutcome>) -> bool {
+        self.done.insert(i, outcome);
+        while let Some(outcome) = self.done.remove(&self.next) {
+            self.next += 1;
+            let Some(outcome) = outcome else {
+                continue;
+            };
+            if self.error.is_none() {
+                if let Err(e) = (self.each)(outcome) {
+                    self.error = Some(e);
+                }
+            }
+        }
+        self.error.is_none()
+    }
 }
 
 /// Targets as clean repository-relative paths (`""` for the root), each checked to exist.
@@ -115,7 +206,8 @@ struct Listed {
     not_utf8: Vec<String>,
 }
 
-/// Every file of a measured language under the targets that git doesn't ignore.
+/// Every file of a measured language under the targets that git doesn't ignore, walking
+/// only what is on the way to a target.
 fn list_files(root: &Path, targets: &[String]) -> Result<Listed> {
     let mut builder = crate::dir_walk::builder(root);
     let filter_root = root.to_path_buf();
@@ -125,25 +217,32 @@ fn list_files(root: &Path, targets: &[String]) -> Result<Listed> {
             && crate::relpath::rel_name(&filter_root, entry.path())
                 .is_ok_and(|rel| on_target_path(rel.shown(), &filter_targets))
     });
-    let mut listed = Listed::default();
+    let mut names = Vec::new();
     for entry in builder.build() {
         let entry = entry.with_context(|| format!("listing {}", root.display()))?;
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
+        if entry.file_type().is_some_and(|t| t.is_file()) {
+            names.push(crate::relpath::rel_name(root, entry.path())?);
         }
-        let name = crate::relpath::rel_name(root, entry.path())?;
+    }
+    Ok(select(names.iter(), targets))
+}
+
+/// The regular files among `names` of a measured language under a target.
+fn select<'a>(names: impl Iterator<Item = &'a Name>, targets: &[String]) -> Listed {
+    let mut listed = Listed::default();
+    for name in names {
         let rel = name.shown();
         if Language::of_path(rel).is_none() || !under_a_target(rel, targets) {
             continue;
         }
         match name {
             Name::Utf8(rel) => {
-                listed.files.insert(rel);
+                listed.files.insert(rel.clone());
             }
-            Name::NotUtf8(shown) => listed.not_utf8.push(shown),
+            Name::NotUtf8(shown) => listed.not_utf8.push(shown.clone()),
         }
     }
-    Ok(listed)
+    listed
 }
 
 /// Whether the walk must enter `rel`: it is under a target or on the way to one.

@@ -21,7 +21,10 @@ use crate::lang::Lang;
 use crate::model::{FileMeasure, FileOutcome, Language, LeftOutReason, SkipReason, Unit};
 
 pub use crate::lines::{count_lines, counted_bytes, line_of, lines, LineIndex};
-pub use dirs::{list_measured, measure_tree, measure_tree_with, NoProgress, Progress};
+pub use dirs::{
+    list_measured, measure_tree, measure_tree_each, measure_tree_in, measure_tree_with, NoProgress,
+    Progress,
+};
 pub use dump::{dump_tree, dump_walk};
 pub use imports::{scan as scan_imports, ImportRef};
 pub use loaded::{resolve as resolve_import, Imports, MAX_HOPS};

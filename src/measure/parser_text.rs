@@ -31,7 +31,11 @@ fn line_ends<'a>(lang: &Lang, text: &'a str) -> Cow<'a, str> {
     let bytes = text.as_bytes();
     let lone_cr = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
     let separators = lang.line_separators;
-    if !(0..bytes.len()).any(lone_cr) && !text.contains(separators) {
+    // Fast paths first: most files hold no `\r` (a byte search) and are ASCII, which no
+    // separator is.
+    let lone_crs = bytes.contains(&b'\r') && (0..bytes.len()).any(lone_cr);
+    let other_ends = !separators.is_empty() && !text.is_ascii() && text.contains(separators);
+    if !lone_crs && !other_ends {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());

@@ -66,6 +66,14 @@ impl Console {
         }
     }
 
+    /// Stdout for a report written while the run still measures: buffered, and nothing
+    /// when quiet. A closed pipe (`structgate measure | head`) discards the rest.
+    pub fn stream(&self) -> Stream {
+        let out = (self.level != Level::Quiet)
+            .then(|| std::io::BufWriter::with_capacity(1 << 16, std::io::stdout()));
+        Stream { out, closed: false }
+    }
+
     /// One `warning: ...` line per warning on stderr, unless quiet.
     pub fn warn(&self, warnings: &[String]) {
         if self.level == Level::Quiet {
@@ -111,6 +119,59 @@ impl Console {
     pub fn bar(&self, min_files: u64, label: &'static str) -> Bar {
         let show = self.level != Level::Quiet && std::io::stderr().is_terminal();
         Bar::new(show, min_files, label)
+    }
+
+    /// Whether a report may be written while the run still measures: not when stdout is
+    /// a terminal, where the lines would cross the progress bar; the report is written
+    /// whole at the end there, as it always was.
+    pub fn can_stream(&self) -> bool {
+        !std::io::stdout().is_terminal()
+    }
+}
+
+/// Stdout as [`Console::stream`] gives it.
+pub struct Stream {
+    out: Option<std::io::BufWriter<std::io::Stdout>>,
+    /// The reader went away: what is left is discarded.
+    closed: bool,
+}
+
+impl Stream {
+    /// Writes out what is buffered.
+    pub fn finish(mut self) -> std::io::Result<()> {
+        self.flush()
+    }
+
+    fn pass<T>(&mut self, result: std::io::Result<T>, ok: T) -> std::io::Result<T> {
+        match result {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(ok)
+            }
+            other => other,
+        }
+    }
+}
+
+impl std::io::Write for Stream {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match (&mut self.out, self.closed) {
+            (Some(out), false) => {
+                let written = out.write(buf);
+                self.pass(written, buf.len())
+            }
+            _ => Ok(buf.len()),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match (&mut self.out, self.closed) {
+            (Some(out), false) => {
+                let flushed = out.flush();
+                self.pass(flushed, ())
+            }
+            _ => Ok(()),
+        }
     }
 }
 

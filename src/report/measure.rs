@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::baseline::tsv::escape;
 use crate::commands::measure::{MeasureReport, MeasuredFile};
 use crate::judge::{Finding, Status, Verdict};
-use crate::model::{FileMeasure, Language, SkipReason, UnitKind};
+use crate::model::{FileMeasure, Language, SkipReason};
 use crate::reason::FileReason;
 use crate::report::style::{Paint, Role};
 use crate::report::{count, status_text};
@@ -175,24 +175,18 @@ pub fn write_text(report: &MeasureReport, paint: Paint, out: &mut dyn io::Write)
 
 /// `measured N file(s): ...`, with a final newline.
 pub(crate) fn summary(report: &MeasureReport) -> String {
-    let units = report.files.iter().flat_map(|f| &f.measure.units);
-    let functions = units
-        .clone()
-        .filter(|u| u.kind == UnitKind::Function)
-        .count();
-    let types = units.filter(|u| u.kind == UnitKind::Type).count();
+    let counts = &report.counts;
     let mut parts = vec![format!(
         "measured {}: {}, {}",
-        count(report.files.len(), "file"),
-        count(functions, "function"),
-        count(types, "type")
+        count(counts.files, "file"),
+        count(counts.functions, "function"),
+        count(counts.types, "type")
     )];
     let by = |s: Status| {
         let of = |f: &&Finding| f.verdict.status == s;
         report.findings.iter().filter(of).count()
     };
-    let judged = report.files.iter().any(|f| f.limited);
-    if judged {
+    if counts.limited {
         parts.push(format!(
             "{} past the band, {} within tolerance, {} tolerated by the baseline",
             count(by(Status::Excess), "excess"),
@@ -206,11 +200,10 @@ pub(crate) fn summary(report: &MeasureReport) -> String {
     format!("{}\n", parts.join("; "))
 }
 
-/// JSON: exactly the SPEC §7 object, plus `findings` (every value past its limit, with
-/// its `status`).
+/// What follows the files in the JSON (SPEC §7), plus `findings` (every value past its
+/// limit, with its `status`).
 #[derive(Serialize)]
-struct MeasureJson<'a> {
-    files: Vec<FileJson<'a>>,
+struct JsonTail<'a> {
     skipped: &'a [FileReason<SkipReason>],
     findings: Vec<StatusFinding<'a>>,
 }
@@ -248,17 +241,109 @@ struct StatusFinding<'a> {
     status: Status,
 }
 
+/// JSON: exactly the SPEC §7 object `{"files", "skipped"}`, plus `findings`.
 pub fn json(report: &MeasureReport) -> String {
-    let files = report.files.iter().map(|f| file_json(f)).collect();
-    let findings = report.findings.iter().map(|f| StatusFinding {
-        finding: f,
-        status: f.verdict.status,
-    });
-    super::json_of(&MeasureJson {
-        files,
-        skipped: &report.skipped,
-        findings: findings.collect(),
-    })
+    written(report, Format::Json)
+}
+
+/// The formats a [`Stream`] writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Json,
+    Tsv,
+}
+
+/// A `measure` report written file by file as [`crate::commands::measure::run_each`]
+/// hands them on, in path order, then finished with what only the whole run knows
+/// (skipped files, findings). Gives the same bytes as writing the whole report at once.
+pub struct Stream<'w> {
+    format: Format,
+    out: &'w mut (dyn io::Write + Send),
+    /// Files written so far.
+    files: usize,
+    /// One reused buffer for a file's text.
+    text: String,
+}
+
+impl<'w> Stream<'w> {
+    pub fn new(format: Format, out: &'w mut (dyn io::Write + Send)) -> Stream<'w> {
+        Stream {
+            format,
+            out,
+            files: 0,
+            text: String::new(),
+        }
+    }
+
+    /// Writes one measured file.
+    pub fn file(&mut self, report: &MeasureReport, file: &MeasuredFile) -> io::Result<()> {
+        self.text.clear();
+        if self.files == 0 {
+            self.text.push_str(self.opening());
+        }
+        match self.format {
+            Format::Json => {
+                self.text
+                    .push_str(if self.files == 0 { "\n" } else { ",\n" });
+                let json = serde_json::to_string_pretty(&file_json(file)).unwrap_or_default();
+                // Nested two levels deep: every line of the object indented four more.
+                for (i, line) in json.split('\n').enumerate() {
+                    if i > 0 {
+                        self.text.push('\n');
+                    }
+                    self.text.push_str("    ");
+                    self.text.push_str(line);
+                }
+            }
+            Format::Tsv => tsv_file(&mut self.text, report, file),
+        }
+        self.files += 1;
+        self.out.write_all(self.text.as_bytes())
+    }
+
+    /// Writes what follows the files.
+    pub fn finish(mut self, report: &MeasureReport) -> io::Result<()> {
+        self.text.clear();
+        if self.files == 0 {
+            self.text.push_str(self.opening());
+        }
+        if self.format == Format::Json {
+            self.text
+                .push_str(if self.files == 0 { "]" } else { "\n  ]" });
+            let findings = report.findings.iter().map(|f| StatusFinding {
+                finding: f,
+                status: f.verdict.status,
+            });
+            let tail = super::json_of(&JsonTail {
+                skipped: &report.skipped,
+                findings: findings.collect(),
+            });
+            // The tail's own object, opened by `{` and a line break, continues this one.
+            self.text.push(',');
+            self.text.push_str(tail.strip_prefix('{').unwrap_or(&tail));
+        }
+        self.out.write_all(self.text.as_bytes())
+    }
+
+    fn opening(&self) -> &'static str {
+        match self.format {
+            Format::Json => "{\n  \"files\": [",
+            Format::Tsv => "path\tunit\tmetric\tvalue\tstart_line\tend_line\tstatus\n",
+        }
+    }
+}
+
+/// A whole report (its kept files) in `format`.
+fn written(report: &MeasureReport, format: Format) -> String {
+    let mut out = Vec::new();
+    let mut stream = Stream::new(format, &mut out);
+    for f in &report.files {
+        if stream.file(report, f).is_err() {
+            break;
+        }
+    }
+    let _ = stream.finish(report);
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn file_json(f: &MeasuredFile) -> FileJson<'_> {
@@ -292,36 +377,37 @@ pub fn verbose(report: &MeasureReport) -> Vec<String> {
 /// TSV: a header, then one row per file-level value and per unit:
 /// path, unit, metric, value, start_line, end_line, status (`-` where no limit applies).
 pub fn tsv(report: &MeasureReport) -> String {
-    let mut out = String::from("path\tunit\tmetric\tvalue\tstart_line\tend_line\tstatus\n");
-    for f in &report.files {
-        let m = &f.measure;
-        let last = m.lines.max(1);
-        let file_verdicts = report.file_verdicts(f);
-        for (metric, value) in m.file_values() {
-            let status = file_verdicts
-                .iter()
-                .find(|s| s.metric == metric)
-                .map_or("-", |s| s.status.key());
-            let _ = writeln!(
-                out,
-                "{}\t{}\t{metric}\t{value}\t1\t{last}\t{status}",
-                escape(&m.path),
-                escape(m.file_name())
-            );
-        }
-        for (u, s) in m.units.iter().zip(report.unit_verdicts(f)) {
-            let _ = writeln!(
-                out,
-                "{}\t{}\t{}\t{}\t{}\t{}\t{}",
-                escape(&m.path),
-                escape(&u.name),
-                u.kind.metric(),
-                u.lines(),
-                u.start_line,
-                u.end_line,
-                s.as_ref().map_or("-", |s| s.status.key())
-            );
-        }
+    written(report, Format::Tsv)
+}
+
+/// The TSV rows of one file.
+fn tsv_file(out: &mut String, report: &MeasureReport, f: &MeasuredFile) {
+    let m = &f.measure;
+    let last = m.lines.max(1);
+    let file_verdicts = report.file_verdicts(f);
+    for (metric, value) in m.file_values() {
+        let status = file_verdicts
+            .iter()
+            .find(|s| s.metric == metric)
+            .map_or("-", |s| s.status.key());
+        let _ = writeln!(
+            out,
+            "{}\t{}\t{metric}\t{value}\t1\t{last}\t{status}",
+            escape(&m.path),
+            escape(m.file_name())
+        );
     }
-    out
+    for (u, s) in m.units.iter().zip(report.unit_verdicts(f)) {
+        let _ = writeln!(
+            out,
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            escape(&m.path),
+            escape(&u.name),
+            u.kind.metric(),
+            u.lines(),
+            u.start_line,
+            u.end_line,
+            s.as_ref().map_or("-", |s| s.status.key())
+        );
+    }
 }

@@ -100,7 +100,7 @@ pub fn measure(report: &MeasureReport) -> String {
         .filter(|f| matches!(f.verdict.status, Status::Excess | Status::Divergence))
         .collect();
     let notes = file_notes(&report.skipped, "skipped").collect();
-    let properties = json!({"measured_files": report.files.len()});
+    let properties = json!({"measured_files": report.counts.files});
     log(&findings, notes, properties)
 }
 
