@@ -213,6 +213,7 @@ fn run_measure_streamed(
 /// A measure run's warnings, `--verbose` lines and cache statistics, on stderr.
 fn report_notes(rep: &commands::measure::MeasureReport, console: &Console) {
     console.warn(&rep.warnings);
+    console.warn_syntax(&rep.syntax_errors);
     console.verbose(&report::measure::verbose(rep));
     console.cache(&rep.cache);
 }
@@ -248,6 +249,7 @@ fn run_baseline(
     let rep = commands::baseline::run_with(&request, &console.bar(1, "measuring"))?;
     console.cache(&rep.cache);
     console.warn(&rep.warnings);
+    console.warn_syntax(&rep.syntax_errors);
     console.print(&match args.format {
         Format::Text => report::baseline::text(&rep),
         Format::Json => report::baseline::json(&rep),

@@ -176,8 +176,12 @@ pub struct FileMeasure {
     pub types: u64,
     /// Units sorted by start line (then end line descending, then name).
     pub units: Vec<Unit>,
-    /// Non-fatal problems, e.g. `syntax errors at lines 12, 40; measured what parsed`.
+    /// Non-fatal problems, e.g. a preprocessor directive inside a block comment.
     pub warnings: Vec<String>,
+    /// `syntax errors at lines 12, 40; measured what parsed`: told apart from the other
+    /// warnings, since every command sums these up in one line unless `-v`.
+    #[serde(default)]
+    pub syntax_errors: Option<String>,
     /// The file's LF-normalised bytes: BOM removed, `\r\n` counted as one (SPEC §8).
     pub bytes: u64,
     /// What a Markdown file loads through its eager imports; `None` for code, and for a

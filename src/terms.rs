@@ -21,6 +21,8 @@ pub struct ContextTerms {
     /// Every value as read (also when it limits nothing), for `structgate limits`.
     pub declared: Limits,
     pub principles_found: bool,
+    /// Why `principles.md` limits nothing, when it is there and does.
+    pub no_limits: Option<limits::NoLimits>,
     /// Unknown keys of principles.md as `file:line: unknown key "x"` messages.
     pub unknown_keys: Vec<String>,
     pub baseline: Option<Baseline>,
@@ -205,7 +207,7 @@ fn load_one(
     if !principles_found {
         warn_of_link(source, &principles, "this context has no limits", warnings)?;
     }
-    let (declared, unknown_keys) = match read {
+    let (declared, unknown_keys, no_limits) = match read {
         Some(read) => {
             warnings.extend(read.warnings.iter().cloned());
             let unknown: Vec<String> = read.unknown_keys.iter().map(|k| k.to_string()).collect();
@@ -216,9 +218,10 @@ fn load_one(
                     ..read.limits
                 },
                 unknown,
+                read.none,
             )
         }
-        None => (Limits::default(), Vec::new()),
+        None => (Limits::default(), Vec::new(), None),
     };
     let baseline_path = ctx.baseline_path();
     let baseline = match source.read(&baseline_path)? {
@@ -239,6 +242,7 @@ fn load_one(
         limits: declared.has_limits().then(|| declared.clone()),
         declared,
         principles_found,
+        no_limits,
         unknown_keys,
         baseline,
         branch_baseline: None,

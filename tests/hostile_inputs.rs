@@ -233,9 +233,18 @@ fn twenty_thousand_levels_of_nesting_are_measured_or_skipped_without_overflow() 
         ]
     );
     assert!(
-        run.stderr.contains("warning: Unclosed.cs: syntax error"),
+        run.stderr
+            .contains("warning: 1 file(s) with syntax errors; -v lists them\n"),
         "{}",
         run.stderr
+    );
+    let listed = s.run(&["measure", "-v", "--format", "tsv", "Unclosed.cs"]);
+    assert!(
+        listed
+            .stderr
+            .contains("warning: Unclosed.cs: syntax error at line 1; measured what parsed\n"),
+        "{}",
+        listed.stderr
     );
     let text = s.run(&["measure"]).stdout;
     let reason =

@@ -248,3 +248,32 @@ fn the_longest_owned_directory_wins() {
         ]
     );
 }
+
+#[test]
+fn limits_none_declared_says_what_was_found_instead() {
+    let s = Scenario::git();
+    s.write("context.yaml", "meta:\n  name: app\n");
+    s.write(
+        "principles.md",
+        "# Principles\n\n## limits\n\n```\nfunction_lines: 55\n```\n",
+    );
+    let run = s.run(&["limits"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "app (.)\n\
+         \x20 owns: .\n\
+         \x20 limits: none declared in principles.md (no ## Limits section)\n\
+         \x20   found instead: principles.md:3: a heading \"## limits\": only a level-2 heading titled exactly Limits starts the section\n\
+         \x20 baseline: none (structure-baseline.tsv does not exist)\n"
+    );
+    let json = s.run(&["limits", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    assert_eq!(
+        v["contexts"][0]["no_limits"],
+        serde_json::json!({
+            "reason": "no ## Limits section",
+            "found_instead": ["principles.md:3: a heading \"## limits\": only a level-2 heading titled exactly Limits starts the section"],
+        })
+    );
+}

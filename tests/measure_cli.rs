@@ -247,3 +247,32 @@ source_file 1-5
     let run = s.run(&["measure", "--dump-tree", "src/a.rs", "--check"]);
     assert_eq!(run.code, 2, "{run:?}");
 }
+
+#[test]
+fn syntax_errors_are_one_summary_line_unless_verbose() {
+    let s = common::Scenario::git();
+    s.write("a/Bad.cs", "class A { void F( }\n");
+    s.write("b/Bad.cs", "class B { int x = ; }\n");
+    s.write("c/bad.rs", "fn f( {}\n");
+    s.write("Good.cs", "class G { }\n");
+    let run = s.run(&["measure"]);
+    assert_eq!(
+        (run.code, run.stderr.as_str()),
+        (0, "warning: 3 file(s) with syntax errors; -v lists them\n"),
+        "{run:?}"
+    );
+    let verbose = s.run(&["measure", "-v", "--no-cache"]);
+    let warnings: Vec<&str> = verbose
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("warning:"))
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "warning: a/Bad.cs: syntax error at line 1; measured what parsed",
+            "warning: b/Bad.cs: syntax error at line 1; measured what parsed",
+            "warning: c/bad.rs: syntax error at line 1; measured what parsed",
+        ]
+    );
+}

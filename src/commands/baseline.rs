@@ -63,6 +63,8 @@ pub struct BaselineReport {
     pub check: bool,
     pub results: Vec<ContextResult>,
     pub warnings: Vec<String>,
+    /// `path: syntax errors at lines ...; measured what parsed`, one per file.
+    pub syntax_errors: Vec<String>,
     /// What the measurement cache did.
     pub cache: cache::Stats,
 }
@@ -98,11 +100,12 @@ pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<B
     terms.refuse_unknown_keys()?;
     let mut warnings = terms.all_warnings();
     let cache = Cache::open_for_tree(ws.repo.as_ref(), request.cache);
+    let mut syntax_errors = Vec::new();
     let measured = measure_owned(
         &ws,
         &terms,
         &request.options,
-        &mut warnings,
+        (&mut warnings, &mut syntax_errors),
         progress,
         &cache,
     );
@@ -127,16 +130,18 @@ pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<B
         check: request.check,
         results,
         warnings,
+        syntax_errors,
         cache,
     })
 }
 
-/// Measures every file the chosen contexts own, once, grouped by owning context dir.
+/// Measures every file the chosen contexts own, once, grouped by owning context dir;
+/// warnings, and syntax errors apart, go to `said`.
 fn measure_owned(
     ws: &Workspace,
     terms: &Terms,
     options: &Options,
-    warnings: &mut Vec<String>,
+    said: (&mut Vec<String>, &mut Vec<String>),
     progress: &dyn measure::Progress,
     memo: &dyn measure::Memo,
 ) -> Result<BTreeMap<String, Vec<UnitValue>>> {
@@ -153,6 +158,7 @@ fn measure_owned(
     if targets.is_empty() {
         return Ok(grouped);
     }
+    let (warnings, syntax_errors) = said;
     let mut seen = std::collections::BTreeSet::new();
     for outcome in measure::measure_tree_in(&ws.tree, &targets, options, progress, memo)? {
         if !seen.insert(outcome.path().to_string()) {
@@ -161,6 +167,7 @@ fn measure_owned(
         match outcome {
             FileOutcome::Measured(m) => {
                 warnings.extend(m.warnings.iter().map(|w| format!("{}: {w}", m.path)));
+                syntax_errors.extend(m.syntax_errors.iter().map(|w| format!("{}: {w}", m.path)));
                 if let Some(owner) = terms.index.owner(&m.path) {
                     grouped
                         .entry(owner.dir.clone())

@@ -50,6 +50,8 @@ pub struct MeasureReport {
     /// One per judged key (same-name units merged at the worse value) that is not ok.
     pub findings: Vec<Finding>,
     pub warnings: Vec<String>,
+    /// `path: syntax errors at lines ...; measured what parsed`, one per file.
+    pub syntax_errors: Vec<String>,
     /// What the measurement cache did.
     pub cache: cache::Stats,
     /// How many files were measured and what they hold, kept or not.
@@ -218,6 +220,9 @@ impl MeasureReport {
         }
         for w in &m.warnings {
             self.warnings.push(format!("{}: {w}", m.path));
+        }
+        if let Some(w) = &m.syntax_errors {
+            self.syntax_errors.push(format!("{}: {w}", m.path));
         }
         if let Some((owner, limits)) = owner.and_then(|o| Some((o, o.limits.as_ref()?))) {
             let judged = judge::file(limits, &m.values(), &owner.allowances());

@@ -35,6 +35,57 @@ pub struct Fences {
     pub project: Option<Fence>,
     /// File lines of `## Limits` headings after the first: those sections are not read.
     pub later_limits_sections: Vec<usize>,
+    /// The file line of the first `## Limits` heading.
+    pub limits_heading: Option<usize>,
+    /// What looks meant for Limits but isn't read, in file order.
+    pub instead: Vec<Instead>,
+}
+
+/// Something near a Limits section that structgate doesn't read as one: what `limits`
+/// names when a `principles.md` declares none (SPEC §3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Instead {
+    /// A level-2 heading titled `limits` in another case, or with more words.
+    HeadingTitle { line: usize, title: String },
+    /// A `Limits` heading at another level (not `### Limits` of `## Project Specifics`).
+    HeadingLevel { line: usize, level: usize },
+    /// A code block in `## Limits` that isn't a yaml fence (`info` as written; `None`
+    /// for an indented block).
+    NotYaml { line: usize, info: Option<String> },
+    /// A yaml fence outside `## Limits`, under a heading (`None`: before any).
+    FenceOutside { line: usize, under: Option<String> },
+}
+
+impl Instead {
+    /// The message, after `path:line: `.
+    pub fn describe(&self, path: &str) -> String {
+        match self {
+            Instead::HeadingTitle { line, title } => format!(
+                "{path}:{line}: a heading \"## {title}\": only a level-2 heading titled exactly Limits starts the section"
+            ),
+            Instead::HeadingLevel { line, level } => format!(
+                "{path}:{line}: a heading \"{} Limits\" at level {level}: the section is the level-2 \"## Limits\"",
+                "#".repeat(*level)
+            ),
+            Instead::NotYaml { line, info: None } => format!(
+                "{path}:{line}: an indented code block in ## Limits: only a ```yaml fence is read"
+            ),
+            Instead::NotYaml { line, info: Some(info) } if info.is_empty() => format!(
+                "{path}:{line}: a fence without the yaml tag in ## Limits: open it with ```yaml"
+            ),
+            Instead::NotYaml { line, info: Some(info) } => format!(
+                "{path}:{line}: a fence tagged {info} in ## Limits: only a yaml (or yml) fence is read"
+            ),
+            Instead::FenceOutside { line, under } => {
+                let place = under
+                    .as_ref()
+                    .map_or_else(|| "before any heading".to_string(), |h| format!("under \"{h}\""));
+                format!(
+                    "{path}:{line}: a yaml fence {place}, outside ## Limits: only a fence inside the section is read"
+                )
+            }
+        }
+    }
 }
 
 /// Which level-2 section the walk is in.
@@ -56,8 +107,8 @@ struct Walk {
     heading: Option<(HeadingLevel, String, usize)>,
     /// A fence being read: where it goes, and the fence so far.
     fence: Option<(Origin, Fence)>,
-    /// The file line of the first `## Limits` heading.
-    first_limits: Option<usize>,
+    /// The heading of the level-1 or level-2 section the walk is in, as written.
+    under: Option<String>,
     found: Fences,
 }
 
@@ -69,7 +120,7 @@ pub fn find_fences(text: &str) -> Fences {
         in_h3_limits: false,
         heading: None,
         fence: None,
-        first_limits: None,
+        under: None,
         found: Fences::default(),
     };
     let lines = LineIndex::new(text);
@@ -93,6 +144,7 @@ impl Walk {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) if is_yaml(&info) => {
                 self.start_fence(line);
             }
+            Event::Start(Tag::CodeBlock(kind)) => self.other_block(kind, line),
             Event::End(TagEnd::CodeBlock) => self.end_fence(),
             Event::Text(t) | Event::Code(t) => self.text(&t),
             _ => {}
@@ -112,8 +164,10 @@ impl Walk {
             return;
         };
         let title = title.trim();
+        self.note_near_heading(level, title, line);
         match level {
             HeadingLevel::H1 | HeadingLevel::H2 => {
+                self.under = Some(format!("{} {title}", "#".repeat(level as usize)));
                 self.section = match (level, title) {
                     (HeadingLevel::H2, "Limits") => self.limits_section(line),
                     (HeadingLevel::H2, t) if t.starts_with("Project Specifics") => {
@@ -128,10 +182,48 @@ impl Walk {
         }
     }
 
+    /// A heading that reads as meant for Limits without being the section: `## limits`,
+    /// `## Limits (code)`, `# Limits`, `### Limits` outside `## Project Specifics`.
+    fn note_near_heading(&mut self, level: HeadingLevel, title: &str, line: usize) {
+        let lower = title.to_ascii_lowercase();
+        let instead = match level {
+            HeadingLevel::H2 if title != "Limits" && lower.starts_with("limits") => {
+                Instead::HeadingTitle {
+                    line,
+                    title: title.to_string(),
+                }
+            }
+            HeadingLevel::H3 if self.section == Section::ProjectSpecifics => return,
+            HeadingLevel::H2 => return,
+            _ if lower == "limits" => Instead::HeadingLevel {
+                line,
+                level: level as usize,
+            },
+            _ => return,
+        };
+        self.found.instead.push(instead);
+    }
+
+    /// A code block that isn't a yaml fence: noted when it stands where the fence of
+    /// `## Limits` would.
+    fn other_block(&mut self, kind: CodeBlockKind<'_>, line: impl FnMut() -> usize) {
+        if self.section != Section::Limits || self.found.limits.is_some() {
+            return;
+        }
+        let info = match kind {
+            CodeBlockKind::Fenced(info) => Some(info.trim().to_string()),
+            CodeBlockKind::Indented => None,
+        };
+        let mut line = line;
+        self.found
+            .instead
+            .push(Instead::NotYaml { line: line(), info });
+    }
+
     /// Only the first `## Limits` section is read; later ones are noted.
     fn limits_section(&mut self, line: usize) -> Section {
-        if self.first_limits.is_none() {
-            self.first_limits = Some(line);
+        if self.found.limits_heading.is_none() {
+            self.found.limits_heading = Some(line);
             return Section::Limits;
         }
         self.found.later_limits_sections.push(line);
@@ -144,6 +236,14 @@ impl Walk {
             Section::Limits if self.found.limits.is_none() => Origin::Limits,
             Section::ProjectSpecifics if self.in_h3_limits && self.found.project.is_none() => {
                 Origin::ProjectSpecifics
+            }
+            Section::Other => {
+                let under = self.under.clone();
+                self.found.instead.push(Instead::FenceOutside {
+                    line: open_line(),
+                    under,
+                });
+                return;
             }
             _ => return,
         };

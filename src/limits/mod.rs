@@ -12,7 +12,7 @@ use std::fmt;
 use crate::model::Metric;
 use crate::source::FileSource;
 
-pub use markdown::{find_fences, Fence, Fences};
+pub use markdown::{find_fences, Fence, Fences, Instead};
 pub use tiers::Tier;
 
 /// Where an effective value came from.
@@ -171,6 +171,17 @@ pub struct LimitsRead {
     pub warnings: Vec<String>,
     /// The file line of the `pinned` key that stands, to name it when a pin has no cap.
     pub pinned_line: Option<usize>,
+    /// Why no metric is limited, when none is.
+    pub none: Option<NoLimits>,
+}
+
+/// Why a `principles.md` limits nothing, and what it holds that looks meant as Limits.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct NoLimits {
+    /// `no ## Limits section`, `## Limits (line 3) holds no yaml fence`, ...
+    pub reason: String,
+    /// One `path:line: ...` message each ([`Instead::describe`]).
+    pub found_instead: Vec<String>,
 }
 
 /// A key outside the closed list of SPEC §3.
@@ -291,6 +302,9 @@ pub fn read(source: &dyn FileSource, path: &str) -> Result<Option<LimitsRead>, L
 /// `## Limits` fence, key by key, also when `## Limits` has none.
 pub fn parse(text: &str, path: &str) -> Result<LimitsRead, LimitsError> {
     let fences = markdown::find_fences(text);
+    let heading = fences.limits_heading;
+    let limits_fence_line = fences.limits.as_ref().map(Fence::open_line);
+    let instead = fences.instead.clone();
     let mut read = LimitsRead::default();
     for line in &fences.later_limits_sections {
         read.warnings.push(format!(
@@ -307,6 +321,20 @@ pub fn parse(text: &str, path: &str) -> Result<LimitsRead, LimitsError> {
         }
     }
     validate::pins_have_caps(&read, path)?;
+    if !read.limits.has_limits() {
+        let reason = match (heading, limits_fence_line) {
+            (None, _) => "no ## Limits section".to_string(),
+            (Some(line), None) => format!("## Limits (line {line}) holds no yaml fence"),
+            (Some(_), Some(_)) if read.limits.origins.contains_key(TOLERANCE_KEY) => {
+                "its fence sets only tolerance_percent, which limits nothing".to_string()
+            }
+            (Some(_), Some(line)) => format!("the yaml fence of ## Limits (line {line}) is empty"),
+        };
+        read.none = Some(NoLimits {
+            reason,
+            found_instead: instead.iter().map(|i| i.describe(path)).collect(),
+        });
+    }
     Ok(read)
 }
 

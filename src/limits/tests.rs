@@ -395,3 +395,67 @@ fn an_unknown_key_that_would_read_as_a_known_one_is_quoted() {
         ]
     );
 }
+
+fn why_none(text: &str) -> (String, Vec<String>) {
+    let none = parse(text, P).expect("limits").none.expect("no limits");
+    (none.reason, none.found_instead)
+}
+
+#[test]
+fn no_limits_says_what_was_found_instead() {
+    let strs = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        why_none("# P\n\n## limits\n\n```yaml\nfunction_lines: 5\n```\n"),
+        (
+            "no ## Limits section".to_string(),
+            strs(&[
+                "ctx/principles.md:3: a heading \"## limits\": only a level-2 heading titled exactly Limits starts the section",
+                "ctx/principles.md:5: a yaml fence under \"## limits\", outside ## Limits: only a fence inside the section is read",
+            ])
+        )
+    );
+    assert_eq!(
+        why_none("# Limits\n\n```yaml\nfunction_lines: 5\n```\n").1,
+        strs(&[
+            "ctx/principles.md:1: a heading \"# Limits\" at level 1: the section is the level-2 \"## Limits\"",
+            "ctx/principles.md:3: a yaml fence under \"# Limits\", outside ## Limits: only a fence inside the section is read",
+        ])
+    );
+    assert_eq!(
+        why_none("# P\n\n## Limits\n\n```\nfunction_lines: 5\n```\n\n```toml\nx = 1\n```\n"),
+        (
+            "## Limits (line 3) holds no yaml fence".to_string(),
+            strs(&[
+                "ctx/principles.md:5: a fence without the yaml tag in ## Limits: open it with ```yaml",
+                "ctx/principles.md:9: a fence tagged toml in ## Limits: only a yaml (or yml) fence is read",
+            ])
+        )
+    );
+    assert_eq!(
+        why_none("# P\n\n## Limits\n\nSee below.\n\n## Rules\n\n```yaml\nfunction_lines: 5\n```\n"),
+        (
+            "## Limits (line 3) holds no yaml fence".to_string(),
+            strs(&["ctx/principles.md:9: a yaml fence under \"## Rules\", outside ## Limits: only a fence inside the section is read"])
+        )
+    );
+    assert_eq!(
+        why_none("# P\n\n## Limits\n\n```yaml\n# nothing yet\n```\n"),
+        (
+            "the yaml fence of ## Limits (line 5) is empty".to_string(),
+            vec![]
+        )
+    );
+    assert_eq!(
+        why_none("## Limits\n\n```yaml\ntolerance_percent: 5\n```\n").0,
+        "its fence sets only tolerance_percent, which limits nothing"
+    );
+    assert_eq!(
+        why_none("# P\n\n### Limits\n\n    function_lines: 5\n").1,
+        strs(&["ctx/principles.md:3: a heading \"### Limits\" at level 3: the section is the level-2 \"## Limits\""])
+    );
+    let read = parse(
+        "## Project Specifics\n\n### Limits\n\n```yaml\nfile_lines: 9\n```\n",
+        P,
+    );
+    assert_eq!(read.expect("limits").none, None);
+}

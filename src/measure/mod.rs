@@ -175,6 +175,7 @@ fn document(path: &str, text: &str, bytes: &[u8]) -> FileMeasure {
         types: 0,
         units: Vec::new(),
         warnings: Vec::new(),
+        syntax_errors: None,
         bytes: counted_bytes(bytes),
         loaded: None,
         directive_in_comment: None,
@@ -197,8 +198,9 @@ fn measure_text(
     if walked.names_over_budget {
         return Err(SkipReason::NamesTooLong);
     }
-    let mut warnings: Vec<String> = syntax_warning(walked.error_lines).into_iter().collect();
-    warnings.extend(directive_warning(&walked.directive_lines));
+    let warnings: Vec<String> = directive_warning(&walked.directive_lines)
+        .into_iter()
+        .collect();
     // The parser's text: its line breaks are the language's (C# has more than `\r`).
     let total = count_lines(&parsed);
     let mut units = walked.units;
@@ -211,6 +213,7 @@ fn measure_text(
         types: walked.types,
         units,
         warnings,
+        syntax_errors: syntax_warning(walked.error_lines),
         bytes: counted_bytes(bytes),
         loaded: None,
         directive_in_comment: walked.directive_lines.first().copied(),

@@ -130,6 +130,7 @@ fn an_item_between_attribute_and_item_breaks_the_run() {
 fn has_error_without_error_nodes_gives_no_warning() {
     let m = measured("P.cs", "class A { }\n#pragma warning disable");
     assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    assert_eq!(m.syntax_errors, None);
     assert_eq!(m.lines, 2);
 }
 

@@ -86,6 +86,20 @@ impl Console {
         }
     }
 
+    /// Files with syntax errors (`path: syntax errors at ...`): each with `--verbose`,
+    /// else one line, `3 file(s) with syntax errors; -v lists them` (they repeat on every
+    /// run of a repository, and each was measured for what parsed).
+    pub fn warn_syntax(&self, files: &[String]) {
+        if self.level == Level::Verbose || files.is_empty() {
+            self.warn(files);
+        } else {
+            self.warn(&[format!(
+                "{} file(s) with syntax errors; -v lists them",
+                files.len()
+            )]);
+        }
+    }
+
     /// Lines for `--verbose` only, on stderr so stdout stays one format.
     pub fn verbose(&self, lines: &[String]) {
         if self.level != Level::Verbose {

@@ -56,11 +56,16 @@ fn one_text(out: &mut String, c: &ContextTerms, tiers: &[TierFiles]) {
             c.context.principles_path()
         );
     } else if c.limits.is_none() {
+        let why = c.no_limits.clone().unwrap_or_default();
         let _ = writeln!(
             out,
-            "  limits: none declared in {}",
-            c.context.principles_path()
+            "  limits: none declared in {} ({})",
+            c.context.principles_path(),
+            why.reason
         );
+        for found in &why.found_instead {
+            let _ = writeln!(out, "    found instead: {found}");
+        }
     }
     for (metric, value) in &l.values {
         let band = l.band(*metric).unwrap_or(*value);
@@ -147,6 +152,7 @@ fn one_json(c: &ContextTerms, tiers: &[TierFiles]) -> serde_json::Value {
         "owned": c.context.owned,
         "principles": c.context.principles_path(),
         "has_limits": c.limits.is_some(),
+        "no_limits": c.no_limits.as_ref().map(|n| json!({"reason": n.reason, "found_instead": n.found_instead})),
         "limits": limits,
         "tolerance_percent": {"value": l.tolerance_percent,
                               "from": origin_key(l.origins.get("tolerance_percent"))},

@@ -201,8 +201,8 @@ impl<'a> Judging<'a> {
         new: bool,
     ) {
         let path = &m.path;
-        sb.warnings
-            .extend(m.warnings.iter().map(|w| format!("{path}: {w}")));
+        let warnings = m.warnings.iter().chain(&m.syntax_errors);
+        sb.warnings.extend(warnings.map(|w| format!("{path}: {w}")));
         note_changed_imports(self, sb, owner, m);
         sb.findings
             .extend(judge_file(self.terms, owner, &m.values(), from, new));

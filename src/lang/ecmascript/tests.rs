@@ -7,13 +7,13 @@ use crate::measure::test_support::{measured, names};
 #[test]
 fn tsx_files_parse_with_the_tsx_grammar_and_ts_files_without() {
     let jsx = "const a = <div onClick={() => {}} />;\n";
-    assert_eq!(measured("a.tsx", jsx).warnings, Vec::<String>::new());
-    assert_eq!(measured("A.TSX", jsx).warnings, Vec::<String>::new());
-    assert_eq!(measured("a.jsx", jsx).warnings, Vec::<String>::new());
-    assert_eq!(measured("a.js", jsx).warnings, Vec::<String>::new());
+    assert_eq!(measured("a.tsx", jsx).syntax_errors, None);
+    assert_eq!(measured("A.TSX", jsx).syntax_errors, None);
+    assert_eq!(measured("a.jsx", jsx).syntax_errors, None);
+    assert_eq!(measured("a.js", jsx).syntax_errors, None);
     assert_eq!(
-        measured("a.ts", jsx).warnings,
-        ["syntax error at line 1; measured what parsed"]
+        measured("a.ts", jsx).syntax_errors.as_deref(),
+        Some("syntax error at line 1; measured what parsed")
     );
     let assertion = "const f = <Factory>(() => {});\n";
     assert_eq!(names(&measured("a.ts", assertion)), [("f", 1, 1)]);
