@@ -170,6 +170,10 @@ pub struct MeasureArgs {
     /// Exit 1 when a unit is past its band and not tolerated by the baseline
     #[arg(long)]
     pub check: bool,
+    /// List only the files and units over a limit (divergences, tolerated units and
+    /// excesses); the summary still counts everything measured (text format)
+    #[arg(long)]
+    pub over: bool,
     /// Only files of the context in DIR (repeatable)
     #[arg(long = "context", value_name = "DIR")]
     pub contexts: Vec<PathBuf>,

@@ -157,6 +157,7 @@ fn run_measure(cwd: PathBuf, args: cli::MeasureArgs, console: &Console) -> Resul
         contexts: args.contexts,
         options: options(&args.size),
         cache: !args.size.no_cache,
+        over_only: args.over,
     };
     let streamed = match args.format {
         MeasureFormat::Json => Some(report::measure::Format::Json),

@@ -140,20 +140,46 @@ fn a_workflow_engine_reads_json_and_the_exit_code() {
     assert_eq!(v["excesses"][0]["value"], 14);
 }
 
+/// The `files` pattern of every hook: each extension structgate measures, then the
+/// terms files.
+const HOOK_FILES: &str = "(?i)(\\.(cs|rs|ts|mts|cts|tsx|js|jsx|mjs|cjs|py|go|java|md)|(^|/)(context\\.yaml|structure-baseline\\.tsv))$";
+
 #[test]
-fn the_pre_commit_hook_runs_the_gate_without_file_names() {
+fn the_pre_commit_hooks_run_the_gate_without_file_names_on_every_file_it_judges() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/.pre-commit-hooks.yaml");
     let text = std::fs::read_to_string(path).expect(".pre-commit-hooks.yaml");
     let hooks: serde_yaml::Value = serde_yaml::from_str(&text).expect("YAML");
-    let hook = &hooks[0];
-    assert_eq!(hook["id"].as_str(), Some("structgate-gate"));
-    assert_eq!(
-        hook["entry"].as_str(),
-        Some("structgate gate --staged --require-judged")
-    );
-    assert_eq!(hook["language"].as_str(), Some("rust"));
-    assert_eq!(hook["pass_filenames"].as_bool(), Some(false));
-    assert_eq!(hooks.as_sequence().map(Vec::len), Some(1));
+    assert_eq!(hooks.as_sequence().map(Vec::len), Some(2));
+    for (hook, id, language) in [
+        (&hooks[0], "structgate-gate", "rust"),
+        (&hooks[1], "structgate-gate-system", "system"),
+    ] {
+        assert_eq!(hook["id"].as_str(), Some(id));
+        assert_eq!(
+            hook["entry"].as_str(),
+            Some("structgate gate --staged --require-judged")
+        );
+        assert_eq!(hook["language"].as_str(), Some(language));
+        assert_eq!(hook["pass_filenames"].as_bool(), Some(false));
+        assert_eq!(hook["verbose"].as_bool(), Some(true), "{id}");
+        assert_eq!(hook["files"].as_str(), Some(HOOK_FILES), "{id}");
+    }
+    // Every extension in the pattern is measured, and every measured language is there.
+    let listed = &HOOK_FILES[HOOK_FILES.find("\\.(").expect("extensions") + 3..];
+    let listed: Vec<&str> = listed[..listed.find(')').expect("end")]
+        .split('|')
+        .collect();
+    for ext in &listed {
+        assert!(
+            structgate::model::Language::of_path(&format!("x.{ext}")).is_some(),
+            "{ext}"
+        );
+    }
+    for ext in [
+        "cs", "rs", "ts", "tsx", "js", "jsx", "py", "go", "java", "md",
+    ] {
+        assert!(listed.contains(&ext), "{ext}");
+    }
 }
 
 #[test]

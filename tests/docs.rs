@@ -107,8 +107,8 @@ fn text_and_tsv_show_bytes_and_loaded_bytes() {
     assert_eq!(
         run.stdout,
         "docs/guide.md:1   file      guide.md   3 lines, 41 bytes, loads 55 bytes  file_bytes divergence (limit 30, band 45)\n\
-         docs/shared.md:1  file      shared.md  1 lines, 14 bytes, loads 14 bytes  ok\n\
-         measured 2 file(s): 0 function(s), 0 type(s); 0 excess(es) past the band, 1 divergence(s) within tolerance, 0 tolerated by the baseline\n"
+         docs/shared.md:1  file      shared.md  1 line, 14 bytes, loads 14 bytes  ok\n\
+         measured 2 file(s): 0 function(s), 0 type(s); 0 excess(es), 1 divergence(s), 0 tolerated by the baseline\n"
     );
     let run = s.run(&["measure", "--format", "tsv", "docs/guide.md"]);
     assert_eq!(
@@ -195,7 +195,7 @@ fn baseline_pins_todays_large_documents_and_a_new_one_must_fit() {
     let run = s.run(&["measure", "--check", "docs"]);
     assert_eq!(run.code, 1, "{run:?}");
     assert!(run.stdout.contains(
-        "docs/new.md:1         file      new.md         1 lines, 35000 bytes, loads 35000 bytes  excess: file_bytes 35000 > 32768 (band 32768)\n"
+        "docs/new.md:1         file      new.md         1 line, 35000 bytes, loads 35000 bytes  excess: file_bytes 35000 > 32768 (band 32768)\n"
     ), "{}", run.stdout);
     assert!(
         run.stdout.contains(

@@ -119,7 +119,7 @@ fn statuses_and_check() {
         run.stdout
     );
     assert!(
-        run.stdout.ends_with("measured 1 file(s): 3 function(s), 1 type(s); 1 excess(es) past the band, 1 divergence(s) within tolerance, 0 tolerated by the baseline\n"),
+        run.stdout.ends_with("measured 1 file(s): 3 function(s), 1 type(s); 1 excess(es), 1 divergence(s), 0 tolerated by the baseline\n"),
         "{}",
         run.stdout
     );
@@ -274,5 +274,37 @@ fn syntax_errors_are_one_summary_line_unless_verbose() {
             "warning: b/Bad.cs: syntax error at line 1; measured what parsed",
             "warning: c/bad.rs: syntax error at line 1; measured what parsed",
         ]
+    );
+}
+
+#[test]
+fn over_lists_only_what_is_over_a_limit_with_one_line_said_so() {
+    let s = Scenario::inventory(common::BAND_12);
+    s.write(
+        "src/A.cs",
+        &cs_class("A", &[("Over", 14), ("Within", 11), ("Fine", 5)]),
+    );
+    s.write("src/B.cs", "class B { }\n");
+    let all = s.run(&["measure", "src"]);
+    assert_eq!(
+        all.stdout,
+        "src/A.cs:1   file      A.cs      33 lines, 1 type(s), 548 bytes  ok\n\
+         src/A.cs:1   type      A         33 lines\n\
+         src/A.cs:3   function  A.Over    14 lines  excess: function_lines 14 > 10 (band 12)\n\
+         src/A.cs:17  function  A.Within  11 lines  divergence (limit 10, band 12)\n\
+         src/A.cs:28  function  A.Fine    5 lines   ok\n\
+         src/B.cs:1   file      B.cs      1 line, 1 type(s), 12 bytes  ok\n\
+         src/B.cs:1   type      B         1 line\n\
+         measured 2 file(s): 3 function(s), 2 type(s); 1 excess(es), 1 divergence(s), 0 tolerated by the baseline\n"
+    );
+    let over = s.run(&["measure", "--over", "src"]);
+    assert_eq!(
+        (over.code, over.stdout.as_str()),
+        (
+            0,
+            "src/A.cs:3   function  A.Over    14 lines  excess: function_lines 14 > 10 (band 12)\n\
+             src/A.cs:17  function  A.Within  11 lines  divergence (limit 10, band 12)\n\
+             measured 2 file(s): 3 function(s), 2 type(s); 1 excess(es), 1 divergence(s), 0 tolerated by the baseline\n"
+        )
     );
 }

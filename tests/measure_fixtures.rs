@@ -27,6 +27,7 @@ fn rows_of(outcome: &FileOutcome) -> Vec<String> {
             rows.extend(
                 m.warnings
                     .iter()
+                    .chain(&m.syntax_errors)
                     .map(|w| format!("{}\twarning\t{w}", m.path)),
             );
             rows.extend(m.units.iter().map(|u| {

@@ -22,6 +22,8 @@ pub struct Request {
     pub options: Options,
     /// Use the measurement cache (`--no-cache` turns it off).
     pub cache: bool,
+    /// List only what is past a limit (`--over`).
+    pub over_only: bool,
 }
 
 /// One measured file with its owner. The status of each unit and file-level value is
@@ -56,6 +58,8 @@ pub struct MeasureReport {
     pub cache: cache::Stats,
     /// How many files were measured and what they hold, kept or not.
     pub counts: Counts,
+    /// The text lists only files and units past a limit (`--over`).
+    pub over_only: bool,
     /// The terms the files were judged by.
     terms: Terms,
 }
@@ -180,6 +184,7 @@ pub fn run_each(
     let mut report = MeasureReport {
         warnings: terms.all_warnings(),
         terms,
+        over_only: request.over_only,
         ..MeasureReport::default()
     };
     let mut take = |outcome: FileOutcome| -> Result<()> {

@@ -21,6 +21,8 @@ struct Row<'a> {
     name: &'a str,
     size: Size<'a>,
     status: Option<String>,
+    /// Past a limit: a divergence, tolerated or an excess (what `--over` lists).
+    over: bool,
 }
 
 /// `12 lines` for a unit; the file's sizes for a file (see [`file_size`]).
@@ -32,7 +34,7 @@ enum Size<'a> {
 impl fmt::Display for Size<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Size::Unit(lines) => write!(f, "{lines} lines"),
+            Size::Unit(lines) => f.write_str(&line_count(*lines)),
             Size::File(m) => f.write_str(&file_size(m)),
         }
     }
@@ -79,6 +81,10 @@ fn for_rows(report: &MeasureReport, file: &MeasuredFile, paint: Paint, each: &mu
         kind: "file",
         name: m.file_name(),
         size: Size::File(m),
+        over: report
+            .file_verdicts(file)
+            .iter()
+            .any(|f| f.status != Status::Ok),
         status: file_word(report, file, paint),
     });
     for (unit, status) in m.units.iter().zip(report.unit_verdicts(file)) {
@@ -88,6 +94,7 @@ fn for_rows(report: &MeasureReport, file: &MeasuredFile, paint: Paint, each: &mu
             kind: unit.kind.key(),
             name: &unit.name,
             size: Size::Unit(unit.lines()),
+            over: status.as_ref().is_some_and(|f| f.status != Status::Ok),
             status: status.as_ref().map(|f| painted_status(f, paint)),
         });
     }
@@ -97,19 +104,67 @@ fn digits(n: u32) -> usize {
     n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
-/// The widths locations (`path:line`, in bytes) and names (in characters) pad to.
-fn widths(report: &MeasureReport) -> (usize, usize) {
-    let (mut location, mut name) = (0, 0);
-    for file in &report.files {
-        let m = &file.measure;
-        location = location.max(m.path.len() + 2);
-        name = name.max(m.file_name().chars().count());
+/// `1 line`, `12 lines`.
+fn line_count(n: u64) -> String {
+    if n == 1 {
+        "1 line".to_string()
+    } else {
+        format!("{n} lines")
+    }
+}
+
+/// Across files, locations (`path:line`) and names are padded to at most these widths:
+/// one deep path or long name elsewhere would widen every line past a terminal's width.
+/// A file whose own are longer pads its rows to its own.
+const LOCATION_PAD_MAX: usize = 44;
+const NAME_PAD_MAX: usize = 28;
+
+/// The widths one file's rows pad to — location (`path:line`), name (in characters) and
+/// size (`12 lines`) — so that the status words stand in one column.
+#[derive(Debug, Clone, Copy, Default)]
+struct Widths {
+    location: usize,
+    name: usize,
+    size: usize,
+}
+
+impl Widths {
+    fn of(m: &FileMeasure) -> Widths {
+        let path = m.path.chars().count();
+        let mut w = Widths {
+            location: path + 2,
+            name: m.file_name().chars().count(),
+            size: 0,
+        };
         for unit in &m.units {
-            location = location.max(m.path.len() + 1 + digits(unit.start_line));
-            name = name.max(unit.name.chars().count());
+            w.location = w.location.max(path + 1 + digits(unit.start_line));
+            w.name = w.name.max(unit.name.chars().count());
+            w.size = w.size.max(line_count(unit.lines()).len());
+        }
+        w
+    }
+
+    fn max(self, other: Widths) -> Widths {
+        Widths {
+            location: self.location.max(other.location),
+            name: self.name.max(other.name),
+            size: self.size.max(other.size),
         }
     }
-    (location, name)
+
+    /// What every file pads to at least: the widest of all, capped.
+    fn shared(report: &MeasureReport) -> Widths {
+        let all = report
+            .files
+            .iter()
+            .map(|f| Widths::of(&f.measure))
+            .fold(Widths::default(), Widths::max);
+        Widths {
+            location: all.location.min(LOCATION_PAD_MAX),
+            name: all.name.min(NAME_PAD_MAX),
+            size: all.size,
+        }
+    }
 }
 
 /// `45 lines, 1 type(s), 1210 bytes` for code; `40 lines, 3120 bytes, loads 5230 bytes`
@@ -117,13 +172,15 @@ fn widths(report: &MeasureReport) -> (usize, usize) {
 fn file_size(m: &FileMeasure) -> String {
     match (&m.loaded, m.language) {
         (Some(loaded), Language::Markdown) => format!(
-            "{} lines, {} bytes, loads {} bytes",
-            m.lines, m.bytes, loaded.bytes
+            "{}, {} bytes, loads {} bytes",
+            line_count(m.lines),
+            m.bytes,
+            loaded.bytes
         ),
-        (None, Language::Markdown) => format!("{} lines, {} bytes", m.lines, m.bytes),
+        (None, Language::Markdown) => format!("{}, {} bytes", line_count(m.lines), m.bytes),
         _ => format!(
-            "{} lines, {}, {} bytes",
-            m.lines,
+            "{}, {}, {} bytes",
+            line_count(m.lines),
             count(m.types as usize, "type"),
             m.bytes
         ),
@@ -140,21 +197,24 @@ pub fn text(report: &MeasureReport, paint: Paint) -> String {
 
 /// [`text`], written to `out` line by line: a full-tree report is never held whole.
 pub fn write_text(report: &MeasureReport, paint: Paint, out: &mut dyn io::Write) -> io::Result<()> {
-    let (loc_w, name_w) = widths(report);
+    let shared = Widths::shared(report);
     let mut line = String::new();
     let mut result = Ok(());
     for file in &report.files {
+        let w = shared.max(Widths::of(&file.measure));
+        let (loc_w, name_w, size_w) = (w.location, w.name, w.size);
         for_rows(report, file, paint, &mut |r| {
-            if result.is_err() {
+            if result.is_err() || (report.over_only && !r.over) {
                 return;
             }
             line.clear();
             let location_len = r.path.chars().count() + 1 + digits(r.line);
             let pad = loc_w.saturating_sub(location_len);
+            let size = r.size.to_string();
             let _ = write!(
                 line,
-                "{}:{}{:pad$}  {:8}  {:name_w$}  {}",
-                r.path, r.line, "", r.kind, r.name, r.size
+                "{}:{}{:pad$}  {:8}  {:name_w$}  {size:size_w$}",
+                r.path, r.line, "", r.kind, r.name
             );
             if let Some(status) = &r.status {
                 line.push_str("  ");
@@ -188,7 +248,7 @@ pub(crate) fn summary(report: &MeasureReport) -> String {
     };
     if counts.limited {
         parts.push(format!(
-            "{} past the band, {} within tolerance, {} tolerated by the baseline",
+            "{}, {}, {} tolerated by the baseline",
             count(by(Status::Excess), "excess"),
             count(by(Status::Divergence), "divergence"),
             by(Status::Tolerated)
