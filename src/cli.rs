@@ -88,6 +88,9 @@ pub enum Command {
     Gate(GateArgs),
     /// Check that every directory of a managed tree carries a contract (README.md)
     Contracts(ContractsArgs),
+    /// Set a context up: context.yaml from the project files, principles.md with default
+    /// Limits, then its validation and baseline
+    Init(InitArgs),
     /// Print a shell completion script
     Completions {
         /// The shell to complete for
@@ -181,6 +184,18 @@ pub struct MeasureArgs {
     /// made of it (a unit, a scope, an attribute, a test item, or left alone)
     #[arg(long, value_name = "FILE", conflicts_with_all = ["check", "contexts", "format"])]
     pub dump_tree: Option<PathBuf>,
+    #[command(flatten)]
+    pub size: SizeArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The directory of the new context
+    #[arg(value_name = "DIR", default_value = ".")]
+    pub context_dir: PathBuf,
+    /// Only the project files of this language (repeatable; all without one)
+    #[arg(long = "lang", value_enum, value_name = "LANG")]
+    pub langs: Vec<crate::commands::init::Project>,
     #[command(flatten)]
     pub size: SizeArgs,
 }

@@ -100,6 +100,7 @@ pub fn run(cli: cli::Cli) -> Result<Exit> {
         cli.command,
         Command::Measure(_)
             | Command::Gate(_)
+            | Command::Init(_)
             | Command::Baseline(
                 BaselineCommand::Init(_) | BaselineCommand::Refresh(_) | BaselineCommand::Accept(_)
             )
@@ -119,6 +120,7 @@ pub fn run(cli: cli::Cli) -> Result<Exit> {
         }
         Command::Baseline(BaselineCommand::Accept(args)) => run_accept(cwd, args, con),
         Command::Contracts(args) => run_contracts(cwd, args, con),
+        Command::Init(args) => run_init(cwd, args, con),
         Command::Baseline(BaselineCommand::Merge {
             base,
             ours,
@@ -300,6 +302,21 @@ fn run_gate(cwd: PathBuf, args: cli::GateArgs, console: &Console) -> Result<Exit
         GateFormat::Github => report::github::gate(&rep),
     })?;
     Ok(rep.exit(args.require_judged))
+}
+
+fn run_init(cwd: PathBuf, args: cli::InitArgs, console: &Console) -> Result<Exit> {
+    let request = commands::init::Request {
+        cwd,
+        dir: args.context_dir,
+        langs: args.langs,
+        options: options(&args.size),
+        cache: !args.size.no_cache,
+    };
+    let rep = commands::init::run(&request)?;
+    console.warn(&rep.baseline.warnings);
+    console.warn_syntax(&rep.baseline.syntax_errors);
+    console.print(&report::init::text(&rep))?;
+    Ok(Exit::Pass)
 }
 
 fn run_contracts(cwd: PathBuf, args: cli::ContractsArgs, console: &Console) -> Result<Exit> {

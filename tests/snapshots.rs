@@ -25,7 +25,7 @@ fn stdout(s: &Scenario, args: &[&str], code: i32) -> String {
 #[test]
 fn every_subcommands_help() {
     let s = Scenario::plain();
-    let commands: [&[&str]; 10] = [
+    let commands: [&[&str]; 11] = [
         &[],
         &["measure"],
         &["limits"],
@@ -35,6 +35,7 @@ fn every_subcommands_help() {
         &["baseline", "merge"],
         &["gate"],
         &["contracts"],
+        &["init"],
         &["completions"],
     ];
     for command in commands {

@@ -1,0 +1,207 @@
+//! `structgate init` (README "Quick start"): a context set up from the project files, its
+//! validation and baseline, and the README's Quick start followed line by line.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{cs_class, rs_fn, Scenario};
+
+/// A repository with a C# project, a Rust workspace of one member and a unit of each
+/// past the default limits.
+fn project() -> Scenario {
+    let s = Scenario::git();
+    s.write("src/Shop.Api/Shop.Api.csproj", "<Project />\n");
+    s.write(
+        "src/Shop.Api/Orders.cs",
+        &cs_class("Orders", &[("Place", 70), ("Get", 5)]),
+    );
+    s.write("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n");
+    s.write("crates/engine/Cargo.toml", "[package]\nname = \"engine\"\n");
+    s.write("crates/engine/src/lib.rs", &rs_fn("run", 20));
+    s.write("README.md", "# shop\n");
+    s
+}
+
+#[test]
+fn init_writes_the_context_its_principles_and_its_baseline_and_says_what_next() {
+    let s = project();
+    let run = s.run(&["init"]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "wrote context.yaml, principles.md\n\
+         sources, from the project files found (check them in context.yaml):\n\
+         \x20 crates/engine  a workspace member in Cargo.toml\n\
+         \x20 src/Shop.Api   from src/Shop.Api/Shop.Api.csproj\n\
+         limits: function_lines 55, type_lines 400, file_lines 1000, types_per_file 10, tolerance_percent 25\n\
+         SHOP: wrote structure-baseline.tsv with 1 unit(s)\n\
+         next: commit them, bring the commit to the branch the gate compares with, and gate:\n\
+         \x20 git add context.yaml principles.md structure-baseline.tsv\n\
+         \x20 git commit -m \"Adopt structgate: Limits and baseline\"\n\
+         \x20 git push\n\
+         \x20 structgate gate --require-judged\n"
+            .replace("SHOP", &repo_name(s.path()))
+    );
+    assert_eq!(
+        s.read("context.yaml"),
+        "# structgate: the directories this context owns (README \"Contexts\").\n\
+         # workdir is relative to the repository root, sources to workdir.\n\
+         meta:\n  workdir: .\n\
+         sources:\n\
+         \x20 - crates/engine   # a workspace member in Cargo.toml\n\
+         \x20 - src/Shop.Api   # from src/Shop.Api/Shop.Api.csproj\n"
+    );
+    assert!(
+        s.read("principles.md").contains(
+            "## Limits\n\n"
+        ) && s.read("principles.md").contains(
+            "```yaml\nfunction_lines: 55\ntype_lines: 400\nfile_lines: 1000\ntypes_per_file: 10\ntolerance_percent: 25\n```\n"
+        ),
+        "{}",
+        s.read("principles.md")
+    );
+    assert!(
+        s.read("structure-baseline.tsv")
+            .ends_with("src/Shop.Api/Orders.cs\tOrders.Place\tfunction_lines\t70\n"),
+        "{}",
+        s.read("structure-baseline.tsv")
+    );
+    let limits = s.run(&["limits"]);
+    assert_eq!(limits.code, 0, "{limits:?}");
+}
+
+fn repo_name(path: &Path) -> String {
+    path.canonicalize()
+        .expect("canonical")
+        .file_name()
+        .and_then(|n| n.to_str())
+        .expect("name")
+        .to_string()
+}
+
+#[test]
+fn init_refuses_to_overwrite_and_writes_nothing() {
+    let s = project();
+    s.write("principles.md", "# ours\n");
+    let run = s.run(&["init"]);
+    assert_eq!(
+        (run.code, run.stdout.as_str(), run.stderr.as_str()),
+        (
+            2,
+            "",
+            "error: principles.md already exists: structgate init writes nothing over them, and wrote nothing\n"
+        )
+    );
+    assert!(!s.abs("context.yaml").exists());
+    assert_eq!(s.read("principles.md"), "# ours\n");
+}
+
+#[test]
+fn init_in_a_directory_names_it_in_every_path_and_lang_picks_the_project_files() {
+    let s = project();
+    let run = s.run(&["init", "--lang", "rust", "crates"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout.starts_with(
+            "wrote crates/context.yaml, crates/principles.md\n\
+             sources, from the project files found (check them in crates/context.yaml):\n\
+             \x20 engine/src  from engine/Cargo.toml\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(
+            "  git add crates/context.yaml crates/principles.md crates/structure-baseline.tsv\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        s.read("crates/context.yaml")
+            .lines()
+            .skip(2)
+            .collect::<Vec<_>>(),
+        [
+            "meta:",
+            "  workdir: crates",
+            "sources:",
+            "  - engine/src   # from engine/Cargo.toml"
+        ]
+    );
+}
+
+/// The shell lines of the README's Quick start, in order.
+fn quick_start() -> Vec<String> {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    let section = &readme[readme.find("\n## Quick start\n").expect("Quick start")..];
+    let block = &section[section.find("```sh\n").expect("a sh block") + 6..];
+    let block = &block[..block.find("```").expect("its end")];
+    block
+        .lines()
+        .map(|l| l.split(" #").next().unwrap_or("").trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+#[test]
+fn the_quick_start_judges_a_fresh_clone_on_the_first_try() {
+    let origin = project();
+    origin.commit("the project");
+    let work = tempfile::tempdir().expect("temp dir");
+    let clone = work.path().join("shop");
+    let git = |dir: &Path, args: &[&str]| {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .expect("git");
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    git(
+        work.path(),
+        &["clone", "-q", &origin.path().display().to_string(), "shop"],
+    );
+    // The origin is a working repository: let it take a push to its checked-out branch.
+    origin.git_ok(&["config", "receive.denyCurrentBranch", "updateInstead"]);
+    let bin = assert_cmd::cargo::cargo_bin("structgate");
+    let path = format!(
+        "{}:{}",
+        bin.parent().expect("bin dir").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let lines = quick_start();
+    assert!(lines.iter().any(|l| l == "structgate init"), "{lines:?}");
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("structgate gate --require-judged")
+    );
+    for line in lines.iter().filter(|l| !l.starts_with("cargo install")) {
+        let out = Command::new("sh")
+            .args(["-c", line])
+            .current_dir(&clone)
+            .env("PATH", &path)
+            .env("HOME", work.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "Test")
+            .env("GIT_AUTHOR_EMAIL", "test@example.com")
+            .env("GIT_COMMITTER_NAME", "Test")
+            .env("GIT_COMMITTER_EMAIL", "test@example.com")
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("sh");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{line}: {out:?}");
+        if line.starts_with("structgate gate") {
+            assert!(
+                stdout.contains(
+                    "\nstructure judged 0 file(s) in 1 context(s), within their Limits\n"
+                ),
+                "{stdout}"
+            );
+        }
+    }
+}
