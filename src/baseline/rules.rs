@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::baseline::{renamed_unit, Allowances, Baseline, EntryKey};
+use crate::baseline::{Allowances, Baseline, EntryKey};
 use crate::judge::{self, past_band, Finding, Status, Verdict};
 use crate::limits::Limits;
 use crate::model::UnitValue;
@@ -102,10 +102,10 @@ pub fn refresh(
     measured: &[UnitValue],
     renames: &[(String, String)],
 ) -> (Baseline, Changes) {
-    let mut changes = Changes::default();
-    let moved = Baseline {
-        entries: move_renamed(&existing.entries, renames, &mut changes.moved),
-        ..Baseline::default()
+    let (moved, moves) = judge::carried(existing, renames);
+    let mut changes = Changes {
+        moved: moves,
+        ..Changes::default()
     };
     let own = Allowances {
         own: Some(&moved),
@@ -276,40 +276,4 @@ fn set_owned(baseline: &mut Baseline, owned: &[String], changes: &mut Changes) {
     dirs.dedup();
     changes.owned_changed = baseline.owned.as_ref() != Some(&dirs);
     baseline.owned = Some(dirs);
-}
-
-/// The entries with every old path of `renames` moved to its new path; two entries
-/// that land on one key keep the lower value.
-fn move_renamed(
-    entries: &BTreeMap<EntryKey, u64>,
-    renames: &[(String, String)],
-    moved: &mut Vec<(EntryKey, EntryKey)>,
-) -> BTreeMap<EntryKey, u64> {
-    let targets: BTreeMap<&str, &str> = renames
-        .iter()
-        .map(|(from, to)| (from.as_str(), to.as_str()))
-        .collect();
-    let mut out: BTreeMap<EntryKey, u64> = BTreeMap::new();
-    for (key, &value) in entries {
-        let new_key = match targets.get(key.path.as_str()) {
-            Some(to) => renamed(key, to),
-            None => key.clone(),
-        };
-        if new_key != *key {
-            moved.push((key.clone(), new_key.clone()));
-        }
-        let slot = out.entry(new_key).or_insert(value);
-        *slot = (*slot).min(value);
-    }
-    out
-}
-
-/// `key` at the path `to`; a file-level unit (named by its file's name) takes the new
-/// file's name.
-fn renamed(key: &EntryKey, to: &str) -> EntryKey {
-    EntryKey {
-        path: to.to_string(),
-        unit: renamed_unit(&key.unit, key.metric, &key.path, to),
-        metric: key.metric,
-    }
 }

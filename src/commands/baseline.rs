@@ -205,7 +205,7 @@ fn decide(
     let (next, changes) = match (mode, &ctx.baseline) {
         (Mode::Init, existing) => rules::init(existing.as_ref(), limits, owned, values),
         (Mode::Refresh, Some(existing)) => {
-            let renames = renames_for(ws, &baseline_path)?;
+            let renames = ws.baseline_renames(ctx)?;
             rules::refresh(existing, limits, owned, values, &renames)
         }
         (Mode::Refresh, None) => {
@@ -236,17 +236,6 @@ fn is_canonical(ws: &Workspace, baseline_path: &str, read: Option<&Baseline>) ->
     };
     let bytes = ws.tree.read(baseline_path)?;
     Ok(bytes.is_none_or(|bytes| bytes == tsv::render(read).as_bytes()))
-}
-
-/// Files renamed since the commit that last changed the baseline file (SPEC §5).
-fn renames_for(ws: &Workspace, baseline_path: &str) -> Result<Vec<(String, String)>> {
-    let Some(repo) = &ws.repo else {
-        return Ok(Vec::new());
-    };
-    match repo.last_commit_touching(baseline_path)? {
-        Some(commit) => repo.renames_since(&commit),
-        None => Ok(Vec::new()),
-    }
 }
 
 /// Removes what interrupted writes of this baseline left behind; one warning each.

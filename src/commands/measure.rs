@@ -174,7 +174,8 @@ pub fn run_each(
     each: &mut (dyn FnMut(&MeasureReport, &MeasuredFile) -> std::io::Result<()> + Send),
 ) -> Result<MeasureReport> {
     let ws = Workspace::open(&request.cwd)?;
-    let (terms, restrict) = ws.terms(&request.cwd, &request.contexts)?;
+    let (mut terms, restrict) = ws.terms(&request.cwd, &request.contexts)?;
+    carry_renames(&ws, &mut terms)?;
     let mut targets = Vec::new();
     for path in &request.paths {
         targets.push(ws.relative(&request.cwd, path)?);
@@ -253,4 +254,17 @@ impl MeasureReport {
             measure: m,
         })
     }
+}
+
+/// Each baseline as `baseline refresh` would move it: the entries of a file renamed since
+/// the baseline was last changed tolerate it at its new path, so `measure --check` agrees
+/// with the gate and with what the refresh will write (SPEC §5).
+fn carry_renames(ws: &Workspace, terms: &mut Terms) -> Result<()> {
+    for ctx in terms.contexts.iter_mut().filter(|c| c.limits.is_some()) {
+        let renames = ws.baseline_renames(ctx)?;
+        if let (false, Some(baseline)) = (renames.is_empty(), &ctx.baseline) {
+            ctx.baseline = Some(judge::carried(baseline, &renames).0);
+        }
+    }
+    Ok(())
 }

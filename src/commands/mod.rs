@@ -16,7 +16,7 @@ use anyhow::{anyhow, Context as _, Result};
 
 use crate::git::Repo;
 use crate::source::WorkTree;
-use crate::terms::{self, Terms};
+use crate::terms::{self, ContextTerms, Terms};
 
 /// Where a command runs: the repository's working tree (or, outside git, the current
 /// directory), and the git repository when there is one.
@@ -88,6 +88,33 @@ impl Workspace {
             return Ok(Vec::new());
         }
         crate::measure::list_measured(&self.root, &dirs)
+    }
+
+    /// The files renamed or moved since the commit that last changed `ctx`'s baseline
+    /// file, (old path, new path): what [`crate::judge::carried`] moves its entries by,
+    /// for `baseline refresh` and `measure --check` alike (SPEC §5). History is read only
+    /// when some entry's path is gone from the working tree (a rename's old path always
+    /// is): a baseline of files all still there costs one look at each path.
+    pub fn baseline_renames(&self, ctx: &ContextTerms) -> Result<Vec<(String, String)>> {
+        let (Some(repo), Some(baseline)) = (&self.repo, &ctx.baseline) else {
+            return Ok(Vec::new());
+        };
+        if repo.workdir().is_none() {
+            return Ok(Vec::new());
+        }
+        let mut paths: Vec<&str> = baseline.entries.keys().map(|k| k.path.as_str()).collect();
+        paths.dedup();
+        let gone = |path: &&str| {
+            std::fs::symlink_metadata(self.tree.abs(path))
+                .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+        };
+        if !paths.iter().any(gone) {
+            return Ok(Vec::new());
+        }
+        match repo.last_commit_touching(&ctx.context.baseline_path())? {
+            Some(commit) => repo.renames_since(&commit),
+            None => Ok(Vec::new()),
+        }
     }
 
     /// `--context DIR` values as root-relative directories.

@@ -1,10 +1,12 @@
 //! The one judge (stage 5): every decision structgate makes. One value against its
 //! context's limits and baseline ([`verdict`]); one file's values with their allowances,
 //! a renamed file's old entries among them ([`file`], shared by `measure --check`,
-//! `baseline refresh` and `gate`); the gate's decisions over all of them (`gate`: which
+//! `baseline refresh` and `gate`); which entries a file renamed since its baseline was
+//! last changed carries ([`carried`], shared by `baseline refresh` and `measure --check`); the gate's decisions over all of them (`gate`: which
 //! contexts are judged, the worse of two sandboxes, the overall status); and what a
 //! branch's changes to its own terms do (`review`). Pure: values in, values out.
 
+mod carry;
 mod gate;
 mod review;
 
@@ -14,6 +16,7 @@ use crate::baseline::Allowances;
 use crate::limits::Limits;
 use crate::model::{Language, Metric, UnitValue};
 
+pub use carry::carried;
 pub use gate::{gate_status, unjudged, worst, GateStatus};
 pub use review::{loosens, tightenable};
 

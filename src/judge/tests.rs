@@ -185,3 +185,49 @@ fn a_file_takes_its_first_matching_tier_and_a_new_file_the_new_file_cap() {
     assert_eq!(cap("docs/sub/deep.md", true), Some(32768));
     assert_eq!(cap("plan.md", false), Some(40960), "outside the workdir");
 }
+
+#[test]
+fn a_renamed_file_carries_its_entries_to_the_new_path_and_its_name() {
+    let key = |path: &str, unit: &str, metric| EntryKey {
+        path: path.to_string(),
+        unit: unit.to_string(),
+        metric,
+    };
+    let mut baseline = Baseline::default();
+    baseline
+        .entries
+        .insert(key("src/Big.cs", "Big.Old", Metric::FunctionLines), 40);
+    baseline
+        .entries
+        .insert(key("src/Big.cs", "Big.cs", Metric::FileLines), 900);
+    baseline
+        .entries
+        .insert(key("src/Moved.cs", "Big.Old", Metric::FunctionLines), 30);
+    baseline
+        .entries
+        .insert(key("src/Kept.cs", "K.Run", Metric::FunctionLines), 20);
+    let renames = [("src/Big.cs".to_string(), "src/Moved.cs".to_string())];
+    let (carried, moved) = carried(&baseline, &renames);
+    let entries: Vec<(EntryKey, u64)> = carried.entries.into_iter().collect();
+    assert_eq!(
+        entries,
+        vec![
+            (key("src/Kept.cs", "K.Run", Metric::FunctionLines), 20),
+            (key("src/Moved.cs", "Big.Old", Metric::FunctionLines), 30),
+            (key("src/Moved.cs", "Moved.cs", Metric::FileLines), 900),
+        ]
+    );
+    assert_eq!(
+        moved,
+        vec![
+            (
+                key("src/Big.cs", "Big.Old", Metric::FunctionLines),
+                key("src/Moved.cs", "Big.Old", Metric::FunctionLines)
+            ),
+            (
+                key("src/Big.cs", "Big.cs", Metric::FileLines),
+                key("src/Moved.cs", "Moved.cs", Metric::FileLines)
+            ),
+        ]
+    );
+}
