@@ -251,3 +251,31 @@ fn the_pr_summary_of_a_change_not_judged_says_so_first() {
     );
     assert!(!summary.contains("None."), "{summary}");
 }
+
+#[test]
+fn a_source_the_base_lacks_is_reported_and_the_base_still_judges() {
+    // main's context.yaml names `lib`, which main's tree doesn't hold: the working tree's
+    // commands refuse that, but at the gate the base's terms are what they are.
+    let s = Scenario::feature_of_inventory();
+    s.git_ok(&["checkout", "-q", "main"]);
+    s.write(
+        "context.yaml",
+        "meta:\n  name: inventory\nsources:\n  - src\n  - lib\n",
+    );
+    s.commit("name lib");
+    s.git_ok(&["checkout", "-q", "feature"]);
+    s.git_ok(&["merge", "-q", "main"]);
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]));
+    let run = s.gate(&["--base", "main"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "warning: context.yaml:5: sources entry \"lib\" names lib, which does not exist \
+         at the base: its context owns nothing there\n"
+    );
+    assert!(
+        run.stdout
+            .contains("src/Small.cs:3 Small.Run: function_lines 13 > 10 (band 12)"),
+        "{run:?}"
+    );
+}

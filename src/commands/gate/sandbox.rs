@@ -36,7 +36,7 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
     let mut sandbox = Sandbox {
         base: Some((base.clone(), found.via.clone())),
         contexts: context_states(&terms),
-        warnings: terms.all_warnings(),
+        warnings: base_warnings(&terms, &tree)?,
         not_judged: no_judged_context(judged, &found),
         bases: found.bases,
         ..Sandbox::default()
@@ -146,4 +146,18 @@ fn context_states(terms: &Terms) -> Vec<ContextState> {
         not_judged: judge::unjudged(c),
     };
     terms.contexts.iter().map(state).collect()
+}
+
+/// The base's warnings, with every directory its `context.yaml` files name that the base's
+/// tree doesn't hold: reported, not fatal, since the base's terms are what they are.
+fn base_warnings(terms: &Terms, tree: &dyn crate::source::FileSource) -> Result<Vec<String>> {
+    let mut warnings = terms.all_warnings();
+    for ctx in &terms.contexts {
+        for missing in crate::context::missing_sources(tree, &ctx.context)? {
+            warnings.push(format!(
+                "{missing} at the base: its context owns nothing there"
+            ));
+        }
+    }
+    Ok(warnings)
 }
