@@ -24,6 +24,8 @@ pub mod relpath;
 pub mod report;
 pub mod source;
 pub mod terms;
+#[cfg(test)]
+mod test_clock;
 pub mod yaml;
 
 use std::ffi::OsString;

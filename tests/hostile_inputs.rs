@@ -4,9 +4,9 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common::{principles, rs_fn, Scenario};
+use common::{cpu, principles, rs_fn, Scenario};
 use structgate::measure::{measure_file, Options};
 use structgate::model::{FileOutcome, SkipReason};
 
@@ -30,12 +30,6 @@ fn alias_flood() -> String {
     format!("big: &big [{big}]\nflood: [{refs}]\n")
 }
 
-fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
-    let start = Instant::now();
-    let out = f();
-    (out, start.elapsed())
-}
-
 #[test]
 fn a_billion_laughs_in_context_yaml_is_read_promptly_and_ignored() {
     let s = Scenario::git();
@@ -44,7 +38,7 @@ fn a_billion_laughs_in_context_yaml_is_read_promptly_and_ignored() {
         "context.yaml",
         &format!("{}sources: [src]\n", billion_laughs()),
     );
-    let (run, took) = timed(|| s.run(&["limits"]));
+    let (run, took) = s.run_cpu(&["limits"]);
     assert_eq!(run.code, 0, "{run:?}");
     assert!(run.stdout.contains("  owns: src\n"), "{run:?}");
     assert!(took < Duration::from_secs(10), "{took:?}");
@@ -67,7 +61,7 @@ fn an_alias_flood_is_refused_with_an_error_naming_the_file() {
     let s = Scenario::git();
     let flood = alias_flood();
     s.write("context.yaml", &flood);
-    let (run, took) = timed(|| s.run(&["measure"]));
+    let (run, took) = s.run_cpu(&["measure"]);
     assert_eq!(run.code, 2, "{run:?}");
     let refusal = format!(
         "2000 YAML aliases in a document of {} bytes could expand it past 16 MiB; refusing to read it",
@@ -96,15 +90,13 @@ fn a_50_mb_one_line_file_is_skipped_and_a_raised_limit_stays_bounded() {
     assert!(run.stdout.ends_with(&format!(
         "skipped big.rs: larger than --max-file-size ({size} > 4194304 bytes)\n"
     )));
-    let (run, took) = timed(|| {
-        s.run(&[
-            "measure",
-            "--max-file-size",
-            "100000000",
-            "--parse-timeout",
-            "1",
-        ])
-    });
+    let (run, took) = s.run_cpu(&[
+        "measure",
+        "--max-file-size",
+        "100000000",
+        "--parse-timeout",
+        "1",
+    ]);
     assert_eq!(run.code, 0, "{run:?}");
     assert!(
         run.stdout
@@ -211,7 +203,7 @@ fn twenty_thousand_levels_of_nesting_are_measured_or_skipped_without_overflow() 
         "mods.rs",
         &format!("{}{}\n", "mod m { fn f() {} ".repeat(N), "}".repeat(N)),
     );
-    let (run, took) = timed(|| s.run(&["measure", "--format", "tsv"]));
+    let (run, took) = s.run_cpu(&["measure", "--format", "tsv"]);
     assert_eq!(run.code, 0, "{run:?}");
     let rows: Vec<&str> = run
         .stdout
@@ -366,7 +358,7 @@ fn many_yaml_fences_outside_the_limits_section_are_read_in_linear_time() {
     let mut text = String::from("# Principles\n\n");
     text.push_str(&"```yaml\nx: 1\n```\n".repeat(200_000));
     text.push_str("## Limits\n\n```yaml\nfunction_lines: 0\n```\n");
-    let (result, took) = timed(|| structgate::limits::parse(&text, "principles.md"));
+    let (result, took) = cpu::thread(|| structgate::limits::parse(&text, "principles.md"));
     let error = result.expect_err("0 is not a limit").to_string();
     assert_eq!(
         error,
@@ -383,7 +375,8 @@ fn a_long_impl_type_repeated_in_every_method_name_is_skipped() {
         "A".repeat(300_000),
         "fn a() {}\n".repeat(60)
     );
-    let (outcome, took) = timed(|| measure_file("long.rs", src.as_bytes(), &Options::default()));
+    let (outcome, took) =
+        cpu::thread(|| measure_file("long.rs", src.as_bytes(), &Options::default()));
     let reason = SkipReason::NamesTooLong;
     assert_eq!(
         outcome,

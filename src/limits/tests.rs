@@ -1,9 +1,10 @@
 //! Tests of the limits reader: every rule of SPEC §3, with the lines a user would check.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::*;
 use crate::source::MemorySource;
+use crate::test_clock::ThreadCpu;
 
 const P: &str = "ctx/principles.md";
 
@@ -311,7 +312,7 @@ fn alias_bomb_in_a_fence_returns_promptly() {
         let refs = vec![format!("*{prev}"); 9].join(",");
         body.push_str(&format!("{name}: &{name} [{refs}]\n"));
     }
-    let start = Instant::now();
+    let start = ThreadCpu::now();
     let read = parse(&fence(&body), P).expect("read shallowly");
     assert!(
         start.elapsed() < Duration::from_secs(2),
@@ -333,7 +334,7 @@ fn ten_megabyte_principles_are_read_promptly() {
     }
     let lines = text.matches('\n').count();
     text.push_str("## Limits\n\n```yaml\nfile_lines: 0\n```\n");
-    let start = Instant::now();
+    let start = ThreadCpu::now();
     let result = err(&text);
     let elapsed = start.elapsed();
     assert_eq!(

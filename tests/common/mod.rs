@@ -2,8 +2,11 @@
 //! repository built with the `git` program, and a way to run the built binary in it.
 #![allow(dead_code)]
 
+pub mod cpu;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
+use std::time::Duration;
 
 use assert_cmd::cargo::CommandCargoExt;
 
@@ -153,6 +156,19 @@ impl Scenario {
 
     /// Runs the built binary in `dir` with `env` set (and `NO_COLOR` unset unless given).
     pub fn run_env(&self, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
+        let out = self.command(dir, args, env).output();
+        Run::of(out.expect("structgate runs"))
+    }
+
+    /// [`Scenario::run`], and the CPU time the run used ([`cpu::output`]): what a test
+    /// that bounds how long structgate takes measures, so that it holds on a busy machine.
+    pub fn run_cpu(&self, args: &[&str]) -> (Run, Duration) {
+        let mut cmd = self.command(self.path(), args, &[("NO_COLOR", "1")]);
+        let (out, cpu) = cpu::output(&mut cmd);
+        (Run::of(out), cpu)
+    }
+
+    fn command(&self, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Command {
         let mut cmd = Command::cargo_bin("structgate").expect("binary");
         cmd.args(args)
             .current_dir(dir)
@@ -162,7 +178,12 @@ impl Scenario {
         for (key, value) in env {
             cmd.env(key, value);
         }
-        let out = cmd.output().expect("structgate runs");
+        cmd
+    }
+}
+
+impl Run {
+    fn of(out: Output) -> Run {
         Run {
             code: out.status.code().unwrap_or(-1),
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -1,0 +1,98 @@
+//! CPU time, for the tests that bound how long structgate takes: on a loaded machine
+//! wall-clock time also counts the time spent waiting for a core, so a wall-clock bound
+//! fails while nothing is wrong; CPU time grows only with the work, and a quadratic
+//! blowup is still seconds of it.
+
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// The value of `f`, and the CPU time the calling thread used on it: the first field of
+/// `/proc/thread-self/schedstat` (Linux; the unit tests' src/test_clock.rs reads the
+/// same), or where that file is missing the wall-clock time.
+pub fn thread<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let Some(start) = thread_cpu() else {
+        let started = Instant::now();
+        return (f(), started.elapsed());
+    };
+    let value = f();
+    (
+        value,
+        thread_cpu().expect("schedstat, read at the start") - start,
+    )
+}
+
+fn thread_cpu() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
+/// Runs `cmd` to its end as [`Command::output`] does, and the CPU time (user and system)
+/// it and the children it waited for used, as `wait4` reports it.
+#[cfg(unix)]
+#[allow(clippy::zombie_processes)] // `wait4` below reaps it, not `Child::wait`.
+pub fn output(cmd: &mut Command) -> (Output, Duration) {
+    use std::io::Read as _;
+    use std::os::unix::process::ExitStatusExt as _;
+    use std::process::{ExitStatus, Stdio};
+
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the program starts");
+    let mut err_pipe = child.stderr.take().expect("piped");
+    let stderr = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        err_pipe.read_to_end(&mut bytes).map(|_| bytes)
+    });
+    let mut stdout = Vec::new();
+    let mut out_pipe = child.stdout.take().expect("piped");
+    out_pipe.read_to_end(&mut stdout).expect("read stdout");
+    let stderr = stderr.join().expect("stderr reader").expect("read stderr");
+    let pid = libc::pid_t::try_from(child.id()).expect("a pid");
+    let mut status = 0;
+    // SAFETY: `rusage` is integers and `timeval`s of integers; all zeros is a valid one.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: both pointers are to live locals, and `pid` is our child, not yet reaped
+        // (`Child` waits only when asked to).
+        let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        if reaped == pid {
+            break;
+        }
+        let error = std::io::Error::last_os_error();
+        assert_eq!(
+            error.kind(),
+            std::io::ErrorKind::Interrupted,
+            "wait4: {error}"
+        );
+    }
+    let cpu = duration(usage.ru_utime) + duration(usage.ru_stime);
+    let status = ExitStatus::from_raw(status);
+    (
+        Output {
+            status,
+            stdout,
+            stderr,
+        },
+        cpu,
+    )
+}
+
+#[cfg(unix)]
+fn duration(time: libc::timeval) -> Duration {
+    let secs = u64::try_from(time.tv_sec).expect("not negative");
+    let micros = u64::try_from(time.tv_usec).expect("not negative");
+    Duration::from_secs(secs) + Duration::from_micros(micros)
+}
+
+/// Runs `cmd` to its end as [`Command::output`] does, and its wall-clock time: this
+/// system has no `wait4`.
+#[cfg(not(unix))]
+pub fn output(cmd: &mut Command) -> (Output, Duration) {
+    let started = Instant::now();
+    let out = cmd.output().expect("the program starts");
+    (out, started.elapsed())
+}
