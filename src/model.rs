@@ -90,6 +90,7 @@ impl UnitKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Metric {
+    ChainBytes,
     FileBytes,
     FileLines,
     FunctionLines,
@@ -100,7 +101,8 @@ pub enum Metric {
 
 impl Metric {
     /// Every metric, in the sorted order of their keys.
-    pub const ALL: [Metric; 6] = [
+    pub const ALL: [Metric; 7] = [
+        Metric::ChainBytes,
         Metric::FileBytes,
         Metric::FileLines,
         Metric::FunctionLines,
@@ -111,6 +113,7 @@ impl Metric {
 
     pub fn key(self) -> &'static str {
         match self {
+            Metric::ChainBytes => "chain_bytes",
             Metric::FileBytes => "file_bytes",
             Metric::FileLines => "file_lines",
             Metric::FunctionLines => "function_lines",
@@ -126,11 +129,12 @@ impl Metric {
     }
 
     /// Whether the metric applies to files of `language`: `file_bytes` to every file,
-    /// `loaded_bytes` to Markdown only, the line and type metrics to code only (SPEC §8).
+    /// `loaded_bytes` and `chain_bytes` to Markdown only, the line and type metrics to code
+    /// only (SPEC §8, §8.2).
     pub fn applies_to(self, language: Language) -> bool {
         match self {
             Metric::FileBytes => true,
-            Metric::LoadedBytes => language == Language::Markdown,
+            Metric::LoadedBytes | Metric::ChainBytes => language == Language::Markdown,
             _ => language != Language::Markdown,
         }
     }
@@ -187,6 +191,9 @@ pub struct FileMeasure {
     /// What a Markdown file loads through its eager imports; `None` for code, and for a
     /// document measured without a source to resolve its imports in.
     pub loaded: Option<Loaded>,
+    /// What a worker in a Markdown document's directory loads: the document's chain of
+    /// same-name documents up to the root (SPEC §8.2); `None` where `loaded` is.
+    pub chain: Option<Chain>,
     /// The first line, inside a C# block comment, that begins with a preprocessor
     /// directive (`#endif`): the compiler may read code around it that the grammar reads
     /// as comment, so the gate fails such a file where its base had none (SPEC §6.1).
@@ -200,6 +207,19 @@ pub struct Loaded {
     pub bytes: u64,
     /// Every distinct file counted other than the document, repository-relative, sorted.
     pub imports: Vec<String>,
+}
+
+/// A Markdown document's chain (SPEC §8.2): it and every document of the same file name
+/// (ASCII case-insensitive) in each directory above it, with all their imports.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Chain {
+    /// `chain_bytes`: the bytes of every distinct file of the chain and their imports.
+    pub bytes: u64,
+    /// The other documents of the chain, repository-relative, root first.
+    pub documents: Vec<String>,
+    /// Every distinct file counted other than the document (the other documents and every
+    /// file the chain imports), sorted: what the gate re-judges the document for.
+    pub files: Vec<String>,
 }
 
 /// One value to judge: a unit (or the file itself) and one of its metrics.
@@ -221,10 +241,12 @@ impl FileMeasure {
 
     /// The file-level values that apply to this file's language, in metric order:
     /// `file_lines`, `types_per_file` and `file_bytes` for code; `file_bytes` and (once its
-    /// imports are resolved) `loaded_bytes` for Markdown.
+    /// imports are resolved) `chain_bytes` and `loaded_bytes` for Markdown.
     pub fn file_values(&self) -> Vec<(Metric, u64)> {
         let loaded = self.loaded.as_ref().map(|l| l.bytes);
+        let chain = self.chain.as_ref().map(|c| c.bytes);
         [
+            (Metric::ChainBytes, chain),
             (Metric::FileBytes, Some(self.bytes)),
             (Metric::FileLines, Some(self.lines)),
             (Metric::LoadedBytes, loaded),

@@ -20,6 +20,11 @@ pub trait FileSource: Sync {
     /// listed (`link`) so that a reader can say it did not follow them, never followed.
     fn find_named(&self, file_name: &str) -> Result<Vec<Listed>>;
 
+    /// The files and symbolic links directly in the directory `dir` (the root is `""`),
+    /// sorted by path; nothing when `dir` is no directory, or lies through a symbolic link
+    /// (a chain of SPEC §8.2 never follows one).
+    fn names_in(&self, dir: &str) -> Result<Vec<Listed>>;
+
     /// A short description for messages: `working tree` or `commit 1a2b3c4`.
     fn describe(&self) -> String;
 
@@ -157,6 +162,35 @@ impl FileSource for WorkTree {
         Ok(found)
     }
 
+    fn names_in(&self, dir: &str) -> Result<Vec<Listed>> {
+        if self.entry(dir)? != Entry::Dir {
+            return Ok(Vec::new());
+        }
+        let abs = self.abs(dir);
+        let listing = || format!("listing {}", crate::relpath::shown(dir));
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(&abs).with_context(listing)? {
+            let entry = entry.with_context(listing)?;
+            let kind = entry.file_type().with_context(listing)?;
+            let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+                continue;
+            };
+            if kind.is_file() || kind.is_symlink() {
+                let path = if dir.is_empty() {
+                    name
+                } else {
+                    format!("{dir}/{name}")
+                };
+                found.push(Listed {
+                    path,
+                    link: kind.is_symlink(),
+                });
+            }
+        }
+        found.sort();
+        Ok(found)
+    }
+
     fn describe(&self) -> String {
         "working tree".to_string()
     }
@@ -224,6 +258,18 @@ impl FileSource for MemorySource {
             .files
             .keys()
             .filter(|p| crate::relpath::file_name(p) == file_name)
+            .map(|path| Listed {
+                path: path.clone(),
+                link: false,
+            })
+            .collect())
+    }
+
+    fn names_in(&self, dir: &str) -> Result<Vec<Listed>> {
+        Ok(self
+            .files
+            .keys()
+            .filter(|p| crate::relpath::parent(p) == dir)
             .map(|path| Listed {
                 path: path.clone(),
                 link: false,

@@ -91,7 +91,7 @@ fn json_gives_bytes_loaded_bytes_and_imports() {
         serde_json::json!([
             {"path": "docs/guide.md", "language": "markdown", "lines": 3, "types": 0,
              "bytes": 41, "loaded_bytes": 55, "imports": ["docs/shared.md"],
-             "context": "docs", "units": []},
+             "chain_bytes": 55, "chain": [], "context": "docs", "units": []},
             {"path": "src/lib.rs", "language": "rust", "lines": 1, "types": 0, "bytes": 10,
              "context": null,
              "units": [{"name": "f", "kind": "function", "start_line": 1, "end_line": 1, "lines": 1}]},
@@ -114,6 +114,7 @@ fn text_and_tsv_show_bytes_and_loaded_bytes() {
     assert_eq!(
         run.stdout,
         "path\tunit\tmetric\tvalue\tstart_line\tend_line\tstatus\n\
+         docs/guide.md\tguide.md\tchain_bytes\t55\t1\t3\t-\n\
          docs/guide.md\tguide.md\tfile_bytes\t41\t1\t3\tdivergence\n\
          docs/guide.md\tguide.md\tloaded_bytes\t55\t1\t3\tok\n"
     );
@@ -252,6 +253,7 @@ fn generated_documents_are_left_out_but_test_paths_are_not() {
     assert_eq!(
         run.stdout,
         "path\tunit\tmetric\tvalue\tstart_line\tend_line\tstatus\n\
+         docs/tests/notes.md\tnotes.md\tchain_bytes\t15\t1\t1\t-\n\
          docs/tests/notes.md\tnotes.md\tfile_bytes\t15\t1\t1\texcess\n\
          docs/tests/notes.md\tnotes.md\tloaded_bytes\t15\t1\t1\t-\n"
     );

@@ -63,7 +63,7 @@ fn sarif_result(
     let (value, limit, band) = values;
     json!({
         "ruleId": "function_lines",
-        "ruleIndex": 2,
+        "ruleIndex": 3,
         "level": level,
         "message": {"text": format!("{unit}: function_lines {value} > {limit} (band {band})")},
         "locations": [{
@@ -201,6 +201,7 @@ fn sarif_rules_name_every_metric_with_help() {
     assert_eq!(
         ids,
         [
+            "chain_bytes",
             "file_bytes",
             "file_lines",
             "function_lines",
@@ -209,7 +210,7 @@ fn sarif_rules_name_every_metric_with_help() {
             "types_per_file"
         ]
     );
-    let help = rules[2]["help"]["text"].as_str().expect("help text");
+    let help = rules[3]["help"]["text"].as_str().expect("help text");
     assert!(
         help.starts_with("function_lines limits the lines of one function, method,"),
         "{help}"
@@ -219,7 +220,7 @@ fn sarif_rules_name_every_metric_with_help() {
         "{help}"
     );
     assert_eq!(
-        rules[2]["shortDescription"]["text"],
+        rules[3]["shortDescription"]["text"],
         "A function past its line limit"
     );
 }

@@ -174,7 +174,7 @@ fn quiet_prints_nothing_and_keeps_the_exit_code() {
     let loud = s.run(&["measure", "src"]);
     assert_eq!(
         loud.stderr,
-        "warning: principles.md:7: unknown Limits key bogus (known: file_bytes, file_lines, \
+        "warning: principles.md:7: unknown Limits key bogus (known: chain_bytes, file_bytes, file_lines, \
          function_lines, loaded_bytes, type_lines, types_per_file, new_file_bytes, pinned, \
          tiers, tolerance_percent)\n"
     );

@@ -141,6 +141,18 @@ impl FileSource for TreeSource {
         Ok(named)
     }
 
+    fn names_in(&self, dir: &str) -> Result<Vec<Listed>> {
+        // A tree holds no entry below a link: a link is a blob, never a directory.
+        let listing = self.listing()?;
+        let named = listing
+            .entries
+            .iter()
+            .filter(|e| crate::relpath::parent(&e.path) == dir)
+            .cloned()
+            .collect();
+        Ok(named)
+    }
+
     fn describe(&self) -> String {
         let hex = self.commit.to_string();
         format!("commit {}", &hex[..hex.len().min(7)])

@@ -91,6 +91,16 @@ impl FileSource for IndexSource {
         Ok(named)
     }
 
+    fn names_in(&self, dir: &str) -> Result<Vec<Listed>> {
+        // The index holds no entry below a staged link.
+        let named = self
+            .entries()
+            .into_iter()
+            .filter(|e| crate::relpath::parent(&e.path) == dir)
+            .collect();
+        Ok(named)
+    }
+
     fn describe(&self) -> String {
         "the index".to_string()
     }

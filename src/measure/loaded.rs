@@ -2,15 +2,16 @@
 //! distinct file its eager imports reach, up to 5 hops, read through a [`FileSource`] (the
 //! working tree for `measure`, `baseline` and `gate`). Files are counted by the one byte
 //! counter of the measurer, [`counted_bytes`]; each file is read and scanned once per
-//! [`Imports`], however many documents import it.
+//! [`Imports`], however many documents import it. `chain_bytes` (SPEC §8.2) walks the
+//! same way from a document and its namesakes up the directories, as one walk.
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use super::imports::{scan, ImportRef, MAX_IMPORTS};
 use crate::lines::{counted_bytes, strip_bom};
-use crate::model::{Language, Loaded};
-use crate::source::{Entry, FileSource};
+use crate::model::{Chain, Language, Loaded};
+use crate::source::{Entry, FileSource, Listed};
 
 /// How many import hops are followed from a document.
 pub const MAX_HOPS: usize = 5;
@@ -35,6 +36,8 @@ pub struct Imports<'a> {
     source: &'a dyn FileSource,
     max_file_size: u64,
     cache: Mutex<HashMap<String, Arc<Node>>>,
+    /// Directory listings asked for by chains (SPEC §8.2), each listed once.
+    dirs: Mutex<HashMap<String, Arc<Vec<Listed>>>>,
 }
 
 /// How many warnings one document's walk gives; the rest are counted in one more.
@@ -71,23 +74,93 @@ impl<'a> Imports<'a> {
             source,
             max_file_size,
             cache: Mutex::new(HashMap::new()),
+            dirs: Mutex::new(HashMap::new()),
         }
     }
 
     /// What the document at `path`, whose bytes are `bytes`, loads; with a warning (naming
     /// the importing file and line) for every import not followed.
     pub fn load(&self, path: &str, bytes: &[u8]) -> (Loaded, Vec<String>) {
-        let root = Arc::new(node_of(path, bytes));
+        let mut walk = self.walk(vec![(path.to_string(), Arc::new(node_of(path, bytes)))]);
+        if walk.more > 0 {
+            let more = walk.more;
+            walk.warnings
+                .push(format!("{more} more import warning(s) not shown"));
+        }
+        walk.loaded.imports = walk.seen.into_iter().filter(|p| p != path).collect();
+        (walk.loaded, walk.warnings)
+    }
+
+    /// The chain of the document at `path` (SPEC §8.2): the document and its
+    /// namesakes (same file name, ASCII case-insensitive) in each directory above it, up
+    /// to the root, loaded with the document as one walk, so that each distinct file counts
+    /// once across them all. Links are never followed: a namesake that is a link, or a
+    /// directory reached through one, is no part of the chain. The walk's warnings are
+    /// those of each document's own `loaded_bytes`, given where it is measured.
+    pub fn chain(&self, path: &str, bytes: &[u8]) -> Chain {
+        let name = crate::relpath::file_name(path);
+        let dirs = crate::relpath::self_and_ancestors(crate::relpath::parent(path));
+        let mut documents = Vec::new();
+        for dir in dirs.iter().skip(1).rev() {
+            for listed in self.names_in(dir).iter() {
+                let namesake = crate::relpath::file_name(&listed.path).eq_ignore_ascii_case(name);
+                if namesake && !listed.link {
+                    documents.push(listed.path.clone());
+                }
+            }
+        }
+        let mut roots: Vec<(String, Arc<Node>)> = Vec::new();
+        documents.retain(|doc| {
+            let node = self.node(doc);
+            let counted = matches!(*node, Node::Counted { .. });
+            if counted {
+                roots.push((doc.clone(), node));
+            }
+            counted
+        });
+        roots.push((path.to_string(), Arc::new(node_of(path, bytes))));
+        let walk = self.walk(roots);
+        Chain {
+            bytes: walk.loaded.bytes,
+            documents,
+            files: walk.seen.into_iter().filter(|p| p != path).collect(),
+        }
+    }
+
+    /// The files and links directly in `dir`, listed once; nothing when it can't be listed.
+    fn names_in(&self, dir: &str) -> Arc<Vec<Listed>> {
+        let dirs = || {
+            self.dirs
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        };
+        if let Some(listed) = dirs().get(dir) {
+            return Arc::clone(listed);
+        }
+        let listed = Arc::new(self.source.names_in(dir).unwrap_or_default());
+        dirs().insert(dir.to_string(), Arc::clone(&listed));
+        listed
+    }
+
+    /// One walk from `roots` (each at no hops), breadth first, counting each distinct
+    /// file once.
+    fn walk(&self, roots: Vec<(String, Arc<Node>)>) -> Walk {
         let mut walk = Walk {
-            seen: BTreeSet::from([path.to_string()]),
+            seen: BTreeSet::new(),
             loaded: Loaded::default(),
             warnings: Vec::new(),
             more: 0,
         };
-        if let Node::Counted { bytes, .. } = *root {
-            walk.loaded.bytes = bytes;
+        let mut queue = VecDeque::new();
+        for (path, node) in roots {
+            if !walk.seen.insert(path.clone()) {
+                continue;
+            }
+            if let Node::Counted { bytes, .. } = *node {
+                walk.loaded.bytes = walk.loaded.bytes.saturating_add(bytes);
+            }
+            queue.push_back((path, node, 0usize));
         }
-        let mut queue = VecDeque::from([(path.to_string(), root, 0usize)]);
         while let Some((importer, node, depth)) = queue.pop_front() {
             let Node::Counted { refs, note, .. } = &*node else {
                 continue;
@@ -101,13 +174,7 @@ impl<'a> Imports<'a> {
                 }
             }
         }
-        if walk.more > 0 {
-            let more = walk.more;
-            walk.warnings
-                .push(format!("{more} more import warning(s) not shown"));
-        }
-        walk.loaded.imports = walk.seen.into_iter().filter(|p| p != path).collect();
-        (walk.loaded, walk.warnings)
+        walk
     }
 
     /// Follows one import of `importer` (at `depth` hops from the document): counts the

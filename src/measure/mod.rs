@@ -73,6 +73,7 @@ pub fn measure_file_in(
         if m.language == Language::Markdown {
             let (loaded, warnings) = imports.load(path, bytes);
             m.loaded = Some(loaded);
+            m.chain = Some(imports.chain(path, bytes));
             m.warnings.extend(warnings);
         }
     }
@@ -178,6 +179,7 @@ fn document(path: &str, text: &str, bytes: &[u8]) -> FileMeasure {
         syntax_errors: None,
         bytes: counted_bytes(bytes),
         loaded: None,
+        chain: None,
         directive_in_comment: None,
     }
 }
@@ -216,6 +218,7 @@ fn measure_text(
         syntax_errors: syntax_warning(walked.error_lines),
         bytes: counted_bytes(bytes),
         loaded: None,
+        chain: None,
         directive_in_comment: walked.directive_lines.first().copied(),
     })
 }

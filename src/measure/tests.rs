@@ -288,6 +288,7 @@ fn markdown_is_measured_in_bytes_without_units() {
     assert_eq!(
         values,
         [
+            (Metric::ChainBytes, 27, "a.md".to_string()),
             (Metric::FileBytes, 23, "a.md".to_string()),
             (Metric::LoadedBytes, 27, "a.md".to_string())
         ]

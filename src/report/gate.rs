@@ -29,32 +29,49 @@ fn finding_line(report: &GateReport, f: &Finding) -> String {
 }
 
 /// A finding as SPEC §6 gives it; a `loaded_bytes` finding of a document whose eager
-/// imports changed also carries `"imports_changed"`: the changed files it loads (§8).
+/// imports changed also carries `"imports_changed"`: the changed files it loads (§8); a
+/// `chain_bytes` finding whose chain changed, `"chain_changed"` (§8.2).
 #[derive(Serialize)]
 struct GateFinding<'a> {
     #[serde(flatten)]
     finding: &'a Finding,
     #[serde(skip_serializing_if = "Option::is_none")]
     imports_changed: Option<&'a [String]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chain_changed: Option<&'a [String]>,
 }
 
 /// The changed files a `loaded_bytes` finding's document loads, if any.
 fn changed_imports<'r>(report: &'r GateReport, f: &Finding) -> Option<&'r [String]> {
-    if f.verdict.metric != Metric::LoadedBytes {
+    changed_for(&report.imports_changed, f, Metric::LoadedBytes)
+}
+
+/// The changed files of a `chain_bytes` finding's chain, if any.
+fn changed_chain<'r>(report: &'r GateReport, f: &Finding) -> Option<&'r [String]> {
+    changed_for(&report.chain_changed, f, Metric::ChainBytes)
+}
+
+fn changed_for<'r>(
+    by_doc: &'r [(String, Vec<String>)],
+    f: &Finding,
+    metric: Metric,
+) -> Option<&'r [String]> {
+    if f.verdict.metric != metric {
         return None;
     }
-    let (_, changed) = report
-        .imports_changed
-        .iter()
-        .find(|(doc, _)| *doc == f.path)?;
+    let (_, changed) = by_doc.iter().find(|(doc, _)| *doc == f.path)?;
     Some(changed)
 }
 
 /// ` (imports changed: docs/shared.md)` on a `loaded_bytes` finding of a document whose
-/// eager imports changed (SPEC §8); empty otherwise.
+/// eager imports changed (SPEC §8), ` (chain changed: AGENTS.md)` on a `chain_bytes`
+/// finding whose chain changed (§8.2); empty otherwise.
 fn imports_note(report: &GateReport, f: &Finding) -> String {
-    changed_imports(report, f)
-        .map(|changed| format!(" (imports changed: {})", changed.join(", ")))
+    let imports = changed_imports(report, f).map(|c| ("imports", c));
+    let chain = changed_chain(report, f).map(|c| ("chain", c));
+    imports
+        .or(chain)
+        .map(|(what, changed)| format!(" ({what} changed: {})", changed.join(", ")))
         .unwrap_or_default()
 }
 
@@ -343,6 +360,7 @@ fn gate_findings<'a>(report: &'a GateReport, list: &'a [Finding]) -> Vec<GateFin
         .map(|f| GateFinding {
             finding: f,
             imports_changed: changed_imports(report, f),
+            chain_changed: changed_chain(report, f),
         })
         .collect()
 }

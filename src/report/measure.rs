@@ -168,11 +168,16 @@ impl Widths {
 }
 
 /// `45 lines, 1 type(s), 1210 bytes` for code; `40 lines, 3120 bytes, loads 5230 bytes`
-/// for a Markdown document.
+/// for a Markdown document, `, chain 9120 bytes` after it where the document has
+/// namesakes above it (SPEC §8.2).
 fn file_size(m: &FileMeasure) -> String {
+    let chain = match &m.chain {
+        Some(c) if !c.documents.is_empty() => format!(", chain {} bytes", c.bytes),
+        _ => String::new(),
+    };
     match (&m.loaded, m.language) {
         (Some(loaded), Language::Markdown) => format!(
-            "{}, {} bytes, loads {} bytes",
+            "{}, {} bytes, loads {} bytes{chain}",
             line_count(m.lines),
             m.bytes,
             loaded.bytes
@@ -268,7 +273,8 @@ struct JsonTail<'a> {
     findings: Vec<StatusFinding<'a>>,
 }
 
-/// One measured file of the JSON (SPEC §7; `loaded_bytes` and `imports` for Markdown).
+/// One measured file of the JSON (SPEC §7; `loaded_bytes`, `imports`, `chain_bytes` and
+/// `chain` for Markdown).
 #[derive(Serialize)]
 struct FileJson<'a> {
     path: &'a str,
@@ -280,6 +286,10 @@ struct FileJson<'a> {
     loaded_bytes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     imports: Option<&'a [String]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chain_bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chain: Option<&'a [String]>,
     context: Option<&'a str>,
     units: Vec<UnitJson<'a>>,
 }
@@ -423,6 +433,8 @@ fn file_json(f: &MeasuredFile) -> FileJson<'_> {
         bytes: m.bytes,
         loaded_bytes: m.loaded.as_ref().map(|l| l.bytes),
         imports: m.loaded.as_ref().map(|l| &l.imports[..]),
+        chain_bytes: m.chain.as_ref().map(|c| c.bytes),
+        chain: m.chain.as_ref().map(|c| &c.documents[..]),
         context: f.context.as_deref(),
         units: units.collect(),
     }

@@ -188,7 +188,11 @@ fn logical_kind(metric: Metric) -> Option<&'static str> {
     match metric {
         Metric::FunctionLines => Some("function"),
         Metric::TypeLines => Some("type"),
-        Metric::FileLines | Metric::TypesPerFile | Metric::FileBytes | Metric::LoadedBytes => None,
+        Metric::FileLines
+        | Metric::TypesPerFile
+        | Metric::FileBytes
+        | Metric::LoadedBytes
+        | Metric::ChainBytes => None,
     }
 }
 
@@ -213,6 +217,13 @@ fn rule(metric: Metric) -> Value {
 
 fn rule_text(metric: Metric) -> (&'static str, &'static str) {
     match metric {
+        Metric::ChainBytes => (
+            "A chain of same-name documents loading past its byte budget",
+            "chain_bytes limits the bytes a worker in a Markdown document's directory loads: \
+             the document and every document of the same name in each directory above it, \
+             with their eager imports, each distinct file once. Move prose out of the \
+             documents higher up the chain, or behind a link read only when needed.",
+        ),
         Metric::FileLines => (
             "A file past its line limit",
             "file_lines limits the lines of one file. Split the file by responsibility.",

@@ -1,7 +1,8 @@
-//! The gate's share of document budgets (SPEC §8): a Markdown document whose eager
-//! imports (transitively) changed is judged for `loaded_bytes` even when the document
-//! itself did not change, in whichever context owns it, and the report names the changed
-//! imports.
+//! The gate's share of document budgets (SPEC §8, §8.2): a Markdown document whose eager
+//! imports (transitively) changed is judged for `loaded_bytes`, and one whose chain (a
+//! namesake above it, or a file they import) changed is judged for `chain_bytes`, even
+//! when the document itself did not change, in whichever context owns it; the report
+//! names the changed files.
 
 use anyhow::Result;
 
@@ -12,8 +13,8 @@ use crate::measure;
 use crate::model::{FileOutcome, Language, Metric};
 use crate::terms::ContextTerms;
 
-/// Judges `loaded_bytes` of every unchanged Markdown document, owned by a judged context
-/// that limits `loaded_bytes`, whose imports reach a changed file. The documents are read
+/// Judges `loaded_bytes` (`chain_bytes`) of every unchanged Markdown document, owned by a
+/// judged context that limits it, whose imports (chain) reach a changed file. The documents are read
 /// from the working tree (the index, with `--staged`), through the same measuring path as every other file.
 pub(super) fn judge_importers(judging: &Judging, sb: &mut Sandbox) -> Result<()> {
     let limiting: Vec<&ContextTerms> = judging
@@ -46,11 +47,12 @@ pub(super) fn judge_importers(judging: &Judging, sb: &mut Sandbox) -> Result<()>
 }
 
 fn limits_loaded(limits: &crate::limits::Limits) -> bool {
-    limits.limit(Metric::LoadedBytes).is_some()
+    limits.limit(Metric::LoadedBytes).is_some() || limits.limit(Metric::ChainBytes).is_some()
 }
 
 /// Measures one unchanged document and, when it loads a changed file, judges its
-/// `loaded_bytes` (not its `file_bytes`: the document itself did not change). A document
+/// `loaded_bytes`, and when its chain reaches one, its `chain_bytes` (not its
+/// `file_bytes`: the document itself did not change). A document
 /// that cannot be measured (too large, not UTF-8) was skipped when it last changed and is
 /// passed over here.
 fn judge_importer(
@@ -72,16 +74,15 @@ fn judge_importer(
     let Some(FileOutcome::Measured(m)) = outcome else {
         return Ok(());
     };
-    let before = sb.imports_changed.len();
-    note_changed_imports(judging, sb, owner, &m);
-    if sb.imports_changed.len() == before {
+    let reached = note_changed_imports(judging, sb, owner, &m);
+    if reached.is_empty() {
         return Ok(());
     }
     sb.judged.insert(path.to_string());
     sb.warnings
         .extend(m.warnings.iter().map(|w| format!("{path}: {w}")));
     let mut loaded = m.values();
-    loaded.retain(|v| v.metric == Metric::LoadedBytes);
+    loaded.retain(|v| reached.contains(&v.metric));
     sb.findings
         .extend(judge_file(judging.terms, owner, &loaded, None, false));
     Ok(())

@@ -300,27 +300,41 @@ pub(super) fn changed_paths(changes: &[Change]) -> BTreeSet<String> {
 }
 
 /// Records, for a measured Markdown document judged for `loaded_bytes`, the changed files
-/// among those it loads.
+/// among those it loads, and for one judged for `chain_bytes`, the changed files among
+/// those of its chain (SPEC §8.2). Gives which of the two metrics reach a changed file.
 pub(super) fn note_changed_imports(
     judging: &Judging,
     sb: &mut Sandbox,
     owner: &ContextTerms,
     m: &FileMeasure,
-) {
-    let Some(loaded) = &m.loaded else {
-        return;
+) -> Vec<Metric> {
+    let limited = |metric| {
+        owner
+            .limits
+            .as_ref()
+            .is_some_and(|l| l.limit(metric).is_some())
     };
-    let limited = owner
-        .limits
-        .as_ref()
-        .is_some_and(|l| l.limit(Metric::LoadedBytes).is_some());
-    let changed: Vec<String> = loaded
-        .imports
-        .iter()
-        .filter(|p| judging.changed.contains(*p))
-        .cloned()
-        .collect();
-    if limited && !changed.is_empty() {
-        sb.imports_changed.push((m.path.clone(), changed));
+    let changed_of = |files: &[String]| -> Vec<String> {
+        files
+            .iter()
+            .filter(|p| judging.changed.contains(*p))
+            .cloned()
+            .collect()
+    };
+    let mut reached = Vec::new();
+    if let Some(loaded) = m.loaded.as_ref().filter(|_| limited(Metric::LoadedBytes)) {
+        let changed = changed_of(&loaded.imports);
+        if !changed.is_empty() {
+            sb.imports_changed.push((m.path.clone(), changed));
+            reached.push(Metric::LoadedBytes);
+        }
     }
+    if let Some(chain) = m.chain.as_ref().filter(|_| limited(Metric::ChainBytes)) {
+        let changed = changed_of(&chain.files);
+        if !changed.is_empty() {
+            sb.chain_changed.push((m.path.clone(), changed));
+            reached.push(Metric::ChainBytes);
+        }
+    }
+    reached
 }

@@ -31,6 +31,7 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         report.renamed.extend(sb.renamed);
         report.warnings.extend(sb.warnings);
         report.imports_changed.extend(sb.imports_changed);
+        report.chain_changed.extend(sb.chain_changed);
         contract_dirs.extend(sb.contracts.checked);
         report.contract_findings.extend(sb.contracts.findings);
         report.files.extend(sb.files);
@@ -74,18 +75,24 @@ fn tidy(report: &mut GateReport) {
     sort_dedup(&mut report.renamed);
     sort_dedup(&mut report.files);
     sort_dedup(&mut report.warnings);
-    let mut by_doc: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (doc, changed) in std::mem::take(&mut report.imports_changed) {
-        by_doc.entry(doc).or_default().extend(changed);
-    }
-    report.imports_changed = by_doc
-        .into_iter()
-        .map(|(doc, changed)| (doc, changed.into_iter().collect()))
-        .collect();
+    by_doc(&mut report.imports_changed);
+    by_doc(&mut report.chain_changed);
     sort_dedup(&mut report.contract_findings);
     // Sandboxes of one branch report the same terms changes: each once, in their order.
     let mut seen = BTreeSet::new();
     report.terms_changed.retain(|c| seen.insert(c.clone()));
+}
+
+/// One entry per document, its changed files merged and sorted.
+fn by_doc(list: &mut Vec<(String, Vec<String>)>) {
+    let mut by_doc: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (doc, changed) in std::mem::take(list) {
+        by_doc.entry(doc).or_default().extend(changed);
+    }
+    *list = by_doc
+        .into_iter()
+        .map(|(doc, changed)| (doc, changed.into_iter().collect()))
+        .collect();
 }
 
 fn sort_dedup<T: Ord>(list: &mut Vec<T>) {

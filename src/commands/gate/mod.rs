@@ -151,6 +151,9 @@ pub struct GateReport {
     /// Markdown documents judged while files they import eagerly changed, each with the
     /// changed files it reaches, sorted (SPEC §8).
     pub imports_changed: Vec<(String, Vec<String>)>,
+    /// Markdown documents judged while files of their chain changed (a namesake above
+    /// them, or a file the chain imports), each with those files, sorted (SPEC §8.2).
+    pub chain_changed: Vec<(String, Vec<String>)>,
     /// True when the changed files were judged by some context's Limits.
     pub structure_judged: bool,
     /// Directory contract findings in the directories the change touches (SPEC §9).
@@ -193,6 +196,7 @@ pub(crate) struct Sandbox {
     renamed: Vec<(String, String)>,
     warnings: Vec<String>,
     imports_changed: Vec<(String, Vec<String>)>,
+    chain_changed: Vec<(String, Vec<String>)>,
     contracts: crate::contracts::Outcome,
     files: Vec<(String, Fate)>,
     cache: cache::Stats,
