@@ -68,7 +68,7 @@ fn a_pinned_document_that_grows_by_310_bytes_fails_with_the_delta() {
     assert_eq!(
         after_base(&run.stdout),
         [
-            "structure judged 1 file(s) in 1 context(s): 2 excess(es) past the band",
+            "structure judged 1 file(s) in 1 context(s): 2 value(s) grown past their pin",
             "docs/plan.md:1 plan.md: file_bytes 10320 > pinned 10010 (+310; limit 40960, band 40960)",
             "docs/plan.md:1 plan.md: loaded_bytes 10320 > pinned 10010 (+310; limit 65536, band 65536)",
         ]
@@ -84,6 +84,13 @@ fn a_pinned_document_that_grows_by_310_bytes_fails_with_the_delta() {
     assert_eq!(v["accepted_growth"], serde_json::json!([]));
     let measured = s.run(&["measure", "--check", "docs/plan.md"]);
     assert_eq!(measured.code, 1, "{measured:?}");
+    assert_eq!(
+        measured.stdout.lines().last(),
+        Some(
+            "measured 1 file(s): 0 function(s), 0 type(s); 0 excess(es), \
+             2 value(s) grown past their pin, 0 divergence(s), 0 tolerated by the baseline"
+        )
+    );
 }
 
 #[test]

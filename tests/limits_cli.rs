@@ -64,7 +64,8 @@ fn limits_json_names_where_each_value_came_from() {
     assert_eq!(c["baseline"]["exists"], false);
 }
 
-const KNOWN: &str = "(known: chain_bytes, file_bytes, file_lines, function_lines, loaded_bytes, type_lines, \
+const KNOWN: &str =
+    "(known: chain_bytes, file_bytes, file_lines, function_lines, loaded_bytes, type_lines, \
                      types_per_file, new_file_bytes, pinned, tiers, tolerance_percent)";
 
 #[test]

@@ -118,10 +118,16 @@ pub(crate) fn headline(report: &GateReport) -> String {
             String::new()
         }
         GateStatus::Failed => {
+            let grown = report.excesses.iter().filter(|f| f.verdict.pin_growth());
+            let grown = grown.count();
             let mut failed = Vec::new();
-            if !report.excesses.is_empty() {
-                let excesses = count(report.excesses.len(), "excess");
+            if report.excesses.len() > grown {
+                let excesses = count(report.excesses.len() - grown, "excess");
                 failed.push(format!("{excesses} past the band"));
+            }
+            if grown > 0 {
+                let grown = count(grown, "value");
+                failed.push(format!("{grown} grown past their pin"));
             }
             if !report.unmeasurable.is_empty() {
                 let files = count(report.unmeasurable.len(), "file");

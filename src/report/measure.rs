@@ -252,9 +252,16 @@ pub(crate) fn summary(report: &MeasureReport) -> String {
         report.findings.iter().filter(of).count()
     };
     if counts.limited {
+        // A pin's growth within the band is an excess only the pin makes (SPEC §8.1).
+        let grown = report.findings.iter().filter(|f| f.verdict.pin_growth());
+        let grown = grown.count();
+        let pins = match grown {
+            0 => String::new(),
+            n => format!(", {} grown past their pin", count(n, "value")),
+        };
         parts.push(format!(
-            "{}, {}, {} tolerated by the baseline",
-            count(by(Status::Excess), "excess"),
+            "{}{pins}, {}, {} tolerated by the baseline",
+            count(by(Status::Excess) - grown, "excess"),
             count(by(Status::Divergence), "divergence"),
             by(Status::Tolerated)
         ));
