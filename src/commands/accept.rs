@@ -12,7 +12,7 @@ use crate::baseline::{tsv, Baseline};
 use crate::cache::{self, Cache};
 use crate::commands::Workspace;
 use crate::measure::{self, Options};
-use crate::model::{FileOutcome, UnitValue};
+use crate::model::UnitValue;
 use crate::relpath;
 use crate::terms::Terms;
 use crate::Exit;
@@ -145,8 +145,8 @@ fn write_all(ws: &Workspace, next: &[(String, Baseline)]) -> Result<()> {
     Ok(())
 }
 
-/// Measures the files at or below `targets`, grouping the values of each owned file by
-/// the directory of the context that owns it.
+/// Measures the files at or below `targets` as the baseline commands do, grouping the
+/// values of each owned file by the directory of the context that owns it.
 fn measure_targets(
     ws: &Workspace,
     terms: &Terms,
@@ -155,25 +155,18 @@ fn measure_targets(
     memo: &dyn measure::Memo,
     warnings: &mut Vec<String>,
 ) -> Result<BTreeMap<String, Vec<UnitValue>>> {
-    let mut grouped: BTreeMap<String, Vec<UnitValue>> = BTreeMap::new();
-    let outcomes =
-        measure::measure_tree_with(&ws.root, targets, options, &measure::NoProgress, memo)?;
-    for outcome in outcomes {
-        match outcome {
-            FileOutcome::Measured(m) => {
-                warnings.extend(m.warnings.iter().map(|w| format!("{}: {w}", m.path)));
-                if let Some(owner) = terms.index.owner(&m.path) {
-                    grouped
-                        .entry(owner.dir.clone())
-                        .or_default()
-                        .extend(m.values());
-                }
-            }
-            FileOutcome::Skipped { path, reason } => {
-                warnings.push(format!("{path}: skipped: {reason}"));
-            }
-            FileOutcome::LeftOut { .. } => {}
-        }
-    }
+    let mut syntax_errors = Vec::new();
+    let said = (&mut *warnings, &mut syntax_errors);
+    let grouped = super::baseline::measure_grouped(
+        ws,
+        terms,
+        targets,
+        options,
+        said,
+        &measure::NoProgress,
+        memo,
+    )?;
+    // A file parsed with recovery is measured for what parsed, and said so.
+    warnings.extend(syntax_errors);
     Ok(grouped)
 }

@@ -154,13 +154,28 @@ fn measure_owned(
         .collect();
     targets.sort();
     targets.dedup();
-    let mut grouped: BTreeMap<String, Vec<UnitValue>> = BTreeMap::new();
     if targets.is_empty() {
-        return Ok(grouped);
+        return Ok(BTreeMap::new());
     }
+    measure_grouped(ws, terms, &targets, options, said, progress, memo)
+}
+
+/// Measures the files at or below `targets` through the working tree's one listing,
+/// grouping the values of each owned file by the directory of the context that owns it;
+/// warnings and syntax errors go to `said`, a skipped file as a warning.
+pub(super) fn measure_grouped(
+    ws: &Workspace,
+    terms: &Terms,
+    targets: &[String],
+    options: &Options,
+    said: (&mut Vec<String>, &mut Vec<String>),
+    progress: &dyn measure::Progress,
+    memo: &dyn measure::Memo,
+) -> Result<BTreeMap<String, Vec<UnitValue>>> {
+    let mut grouped: BTreeMap<String, Vec<UnitValue>> = BTreeMap::new();
     let (warnings, syntax_errors) = said;
     let mut seen = std::collections::BTreeSet::new();
-    for outcome in measure::measure_tree_in(&ws.tree, &targets, options, progress, memo)? {
+    for outcome in measure::measure_tree_in(&ws.tree, targets, options, progress, memo)? {
         if !seen.insert(outcome.path().to_string()) {
             continue;
         }
