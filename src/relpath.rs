@@ -81,6 +81,9 @@ impl Name {
 
 /// `path` relative to `root`, with `/` separators, named even when it isn't UTF-8.
 pub fn rel_name(root: &Path, path: &Path) -> Result<Name> {
+    if let Some(rel) = plain_below(root, path) {
+        return Ok(name_of_bytes(rel));
+    }
     let rel = path
         .strip_prefix(root)
         .map_err(|_| anyhow!("{} is outside {}", path.display(), root.display()))?;
@@ -92,6 +95,21 @@ pub fn rel_name(root: &Path, path: &Path) -> Result<Name> {
         bytes.extend_from_slice(part.as_os_str().as_encoded_bytes());
     }
     Ok(name_of_bytes(&bytes))
+}
+
+/// The bytes of `path` below `root` when they are already what [`rel_name`] would build:
+/// `root`, one `/`, then components with none empty and none `.` (the walk's own paths).
+/// `None` sends the caller the long way round, through [`Path::components`].
+fn plain_below<'p>(root: &Path, path: &'p Path) -> Option<&'p [u8]> {
+    if cfg!(windows) {
+        return None;
+    }
+    let (root, path) = (root.as_os_str().as_encoded_bytes(), path.as_os_str().as_encoded_bytes());
+    let rel = path.strip_prefix(root)?.strip_prefix(b"/")?;
+    let plain = !root.is_empty()
+        && !root.ends_with(b"/")
+        && rel.split(|&b| b == b'/').all(|part| !part.is_empty() && part != b".");
+    plain.then_some(rel)
 }
 
 /// A path given as bytes (git stores paths as bytes) as structgate can name it.
@@ -149,5 +167,34 @@ mod tests {
         let name = name_of_bytes(b"d\xff/caf\xc3\xa9\xe9.rs");
         assert_eq!(name, Name::NotUtf8("d\\377/caf\u{e9}\\351.rs".to_string()));
         assert_eq!(name.shown(), "d\\377/caf\u{e9}\\351.rs");
+    }
+
+    #[test]
+    fn the_quick_way_to_a_relative_name_agrees_with_the_long_way() {
+        let cases = [
+            (".", "./src/a.rs", Some("src/a.rs")),
+            ("/w/repo", "/w/repo/src/a.rs", Some("src/a.rs")),
+            ("fixtures/demo", "fixtures/demo/x.cs", Some("x.cs")),
+            ("./", "./src/a.rs", None),
+            ("/w/repo", "/w/repo//src/a.rs", None),
+            ("/w/repo", "/w/repo/./src/a.rs", None),
+            ("/w/repo", "/w/repo/src/", None),
+            ("/w/repo", "/w/repository/a.rs", None),
+            ("/w/repo", "/w/repo", None),
+        ];
+        for (root, path, quick) in cases {
+            let (root, path) = (Path::new(root), Path::new(path));
+            let got = plain_below(root, path).map(|b| std::str::from_utf8(b).unwrap());
+            assert_eq!(got, quick, "{root:?} {path:?}");
+            if let Some(quick) = quick {
+                let long = path.strip_prefix(root).unwrap();
+                let long: Vec<_> = long.components().map(|c| c.as_os_str().to_str().unwrap()).collect();
+                assert_eq!(long.join("/"), quick, "{root:?} {path:?}");
+            }
+        }
+        assert_eq!(
+            rel_name(Path::new("/w/repo"), Path::new("/w/repo/./src//a.rs")).unwrap(),
+            Name::Utf8("src/a.rs".to_string())
+        );
     }
 }

@@ -274,3 +274,39 @@ fn verbose_says_what_the_cache_did_and_stale_temp_files_go() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// Sets a file's modification time an hour back, so that git's index, written after it,
+/// records it as clean and not racy.
+fn backdate(s: &Scenario, rel: &str) {
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    let file = std::fs::File::options().write(true).open(s.abs(rel)).unwrap();
+    file.set_modified(hour_ago).unwrap();
+}
+
+#[test]
+fn a_file_an_attribute_converts_is_hashed_from_its_bytes_and_the_rest_keep_the_index_ids() {
+    let s = Scenario::git();
+    // The clean filter keeps a file's first two lines: what git stores for conv/long.rs is
+    // the bytes of plain/short.rs, while the working tree holds two functions.
+    s.git_ok(&["config", "filter.firsttwo.clean", "head -n 2"]);
+    s.git_ok(&["config", "filter.firsttwo.smudge", "cat"]);
+    s.write(".gitattributes", "conv/*.rs filter=firsttwo\n*.sh eol=lf\n");
+    s.write("plain/short.rs", "fn a() {\n}\n");
+    s.write("conv/long.rs", "fn a() {\n}\nfn b() {\n    let x = 1;\n}\n");
+    for rel in ["plain/short.rs", "conv/long.rs", ".gitattributes"] {
+        backdate(&s, rel);
+    }
+    s.commit("c1");
+    let stored = s.git_ok(&["cat-file", "-p", "HEAD:conv/long.rs"]);
+    assert_eq!(stored, "fn a() {\n}\n", "the filter stored the short version");
+    let cold = run(&s, &["measure"]);
+    assert_eq!(stats(&cold), "cache: parsed 2 file(s), 0 from cache");
+    let warm = run(&s, &["measure"]);
+    assert_eq!(stats(&warm), "cache: parsed 0 file(s), 2 from cache");
+    assert_eq!(warm.stdout, cold.stdout);
+    assert!(
+        warm.stdout.contains("conv/long.rs:3    function  b         3 lines\n"),
+        "{}",
+        warm.stdout
+    );
+}

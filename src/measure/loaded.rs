@@ -81,7 +81,18 @@ impl<'a> Imports<'a> {
     /// What the document at `path`, whose bytes are `bytes`, loads; with a warning (naming
     /// the importing file and line) for every import not followed.
     pub fn load(&self, path: &str, bytes: &[u8]) -> (Loaded, Vec<String>) {
-        let mut walk = self.walk(vec![(path.to_string(), Arc::new(node_of(path, bytes)))]);
+        self.load_node(path, Arc::new(node_of(path, bytes)))
+    }
+
+    /// [`Imports::load`] and [`Imports::chain`] of one document, its bytes scanned once.
+    pub fn document(&self, path: &str, bytes: &[u8]) -> (Loaded, Vec<String>, Chain) {
+        let node = Arc::new(node_of(path, bytes));
+        let (loaded, warnings) = self.load_node(path, Arc::clone(&node));
+        (loaded, warnings, self.chain_node(path, node))
+    }
+
+    fn load_node(&self, path: &str, node: Arc<Node>) -> (Loaded, Vec<String>) {
+        let mut walk = self.walk(vec![(path.to_string(), node)]);
         if walk.more > 0 {
             let more = walk.more;
             walk.warnings
@@ -98,6 +109,10 @@ impl<'a> Imports<'a> {
     /// directory reached through one, is no part of the chain. The walk's warnings are
     /// those of each document's own `loaded_bytes`, given where it is measured.
     pub fn chain(&self, path: &str, bytes: &[u8]) -> Chain {
+        self.chain_node(path, Arc::new(node_of(path, bytes)))
+    }
+
+    fn chain_node(&self, path: &str, own: Arc<Node>) -> Chain {
         let name = crate::relpath::file_name(path);
         let dirs = crate::relpath::self_and_ancestors(crate::relpath::parent(path));
         let mut documents = Vec::new();
@@ -118,7 +133,7 @@ impl<'a> Imports<'a> {
             }
             counted
         });
-        roots.push((path.to_string(), Arc::new(node_of(path, bytes))));
+        roots.push((path.to_string(), own));
         let walk = self.walk(roots);
         Chain {
             bytes: walk.loaded.bytes,

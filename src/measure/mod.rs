@@ -71,9 +71,9 @@ pub fn measure_file_in(
     let mut outcome = memo.measure(path, bytes, options)?;
     if let FileOutcome::Measured(m) = &mut outcome {
         if m.language == Language::Markdown {
-            let (loaded, warnings) = imports.load(path, bytes);
+            let (loaded, warnings, chain) = imports.document(path, bytes);
             m.loaded = Some(loaded);
-            m.chain = Some(imports.chain(path, bytes));
+            m.chain = Some(chain);
             m.warnings.extend(warnings);
         }
     }

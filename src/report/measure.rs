@@ -1,6 +1,6 @@
 //! `measure` output: text (one line per unit), JSON (SPEC §7) and TSV.
 
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 use std::io;
 
 use serde::Serialize;
@@ -31,12 +31,15 @@ enum Size<'a> {
     File(&'a FileMeasure),
 }
 
-impl fmt::Display for Size<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Size<'_> {
+    /// Appends the size to `out`, returning how many characters it took (all ASCII).
+    fn push_to(&self, out: &mut String) -> usize {
+        let before = out.len();
         match self {
-            Size::Unit(lines) => f.write_str(&line_count(*lines)),
-            Size::File(m) => f.write_str(&file_size(m)),
+            Size::Unit(lines) => push_line_count(out, *lines),
+            Size::File(m) => out.push_str(&file_size(m)),
         }
+        out.len() - before
     }
 }
 
@@ -100,16 +103,52 @@ fn for_rows(report: &MeasureReport, file: &MeasuredFile, paint: Paint, each: &mu
     }
 }
 
-fn digits(n: u32) -> usize {
+fn digits(n: u64) -> usize {
     n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
 /// `1 line`, `12 lines`.
 fn line_count(n: u64) -> String {
-    if n == 1 {
-        "1 line".to_string()
-    } else {
-        format!("{n} lines")
+    let mut out = String::new();
+    push_line_count(&mut out, n);
+    out
+}
+
+/// Appends `1 line` or `12 lines` to `out`.
+fn push_line_count(out: &mut String, n: u64) {
+    push_number(out, n);
+    out.push_str(if n == 1 { " line" } else { " lines" });
+}
+
+/// The characters of [`line_count`]'s text, without making it.
+fn line_count_len(n: u64) -> usize {
+    digits(n) + if n == 1 { 5 } else { 6 }
+}
+
+/// Appends `n` in decimal.
+fn push_number(out: &mut String, n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(buf[i..].iter().map(|&b| char::from(b)));
+}
+
+/// Appends `n` spaces.
+fn push_spaces(out: &mut String, n: usize) {
+    const SPACES: &str = "                                                                ";
+    let mut left = n;
+    while left > 0 {
+        let now = left.min(SPACES.len());
+        out.push_str(&SPACES[..now]);
+        left -= now;
     }
 }
 
@@ -137,9 +176,9 @@ impl Widths {
             size: 0,
         };
         for unit in &m.units {
-            w.location = w.location.max(path + 1 + digits(unit.start_line));
+            w.location = w.location.max(path + 1 + digits(u64::from(unit.start_line)));
             w.name = w.name.max(unit.name.chars().count());
-            w.size = w.size.max(line_count(unit.lines()).len());
+            w.size = w.size.max(line_count_len(unit.lines()));
         }
         w
     }
@@ -153,12 +192,8 @@ impl Widths {
     }
 
     /// What every file pads to at least: the widest of all, capped.
-    fn shared(report: &MeasureReport) -> Widths {
-        let all = report
-            .files
-            .iter()
-            .map(|f| Widths::of(&f.measure))
-            .fold(Widths::default(), Widths::max);
+    fn shared(each: &[Widths]) -> Widths {
+        let all = each.iter().copied().fold(Widths::default(), Widths::max);
         Widths {
             location: all.location.min(LOCATION_PAD_MAX),
             name: all.name.min(NAME_PAD_MAX),
@@ -202,25 +237,32 @@ pub fn text(report: &MeasureReport, paint: Paint) -> String {
 
 /// [`text`], written to `out` line by line: a full-tree report is never held whole.
 pub fn write_text(report: &MeasureReport, paint: Paint, out: &mut dyn io::Write) -> io::Result<()> {
-    let shared = Widths::shared(report);
+    let each: Vec<Widths> = report.files.iter().map(|f| Widths::of(&f.measure)).collect();
+    let shared = Widths::shared(&each);
     let mut line = String::new();
     let mut result = Ok(());
-    for file in &report.files {
-        let w = shared.max(Widths::of(&file.measure));
+    for (file, own) in report.files.iter().zip(each) {
+        let w = shared.max(own);
         let (loc_w, name_w, size_w) = (w.location, w.name, w.size);
+        let path_len = file.measure.path.chars().count();
         for_rows(report, file, paint, &mut |r| {
             if result.is_err() || (report.over_only && !r.over) {
                 return;
             }
+            // `{path}:{line}{pad}  {kind:8}  {name:name_w}  {size:size_w}`, padded by
+            // characters as `format!` would, without its machinery.
             line.clear();
-            let location_len = r.path.chars().count() + 1 + digits(r.line);
-            let pad = loc_w.saturating_sub(location_len);
-            let size = r.size.to_string();
-            let _ = write!(
-                line,
-                "{}:{}{:pad$}  {:8}  {:name_w$}  {size:size_w$}",
-                r.path, r.line, "", r.kind, r.name
-            );
+            line.push_str(r.path);
+            line.push(':');
+            push_number(&mut line, u64::from(r.line));
+            let location_len = path_len + 1 + digits(u64::from(r.line));
+            push_spaces(&mut line, loc_w.saturating_sub(location_len) + 2);
+            line.push_str(r.kind);
+            push_spaces(&mut line, 8usize.saturating_sub(r.kind.chars().count()) + 2);
+            line.push_str(r.name);
+            push_spaces(&mut line, name_w.saturating_sub(r.name.chars().count()) + 2);
+            let size_len = r.size.push_to(&mut line);
+            push_spaces(&mut line, size_w.saturating_sub(size_len));
             if let Some(status) = &r.status {
                 line.push_str("  ");
                 line.push_str(status);
