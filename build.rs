@@ -1,6 +1,6 @@
 //! Stamps the measurement cache's version (src/cache): a digest of the measurer's source
 //! (src/measure, src/lang, src/model.rs, src/reason, src/lines.rs) and the locked
-//! versions of the tree-sitter crates, so a cache written by a build that could measure
+//! versions of the tree-sitter crates and pulldown-cmark, so a cache written by a build that could measure
 //! differently is never read.
 
 use std::hash::Hasher as _;
@@ -13,8 +13,11 @@ const MEASURER: [&str; 5] = [
     "src/reason",
     "src/lines.rs",
 ];
-const GRAMMARS: [&str; 8] = [
+/// The parsers: tree-sitter and its grammars, and pulldown-cmark (the import scan of
+/// Markdown files, kept in the cache too).
+const GRAMMARS: [&str; 9] = [
     "tree-sitter",
+    "pulldown-cmark",
     "tree-sitter-c-sharp",
     "tree-sitter-rust",
     "tree-sitter-typescript",

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::git::{blob_id, BlobId, IndexIds, Repo};
 use crate::lang::Lang;
-use crate::measure::{self, Memo, Options};
+use crate::measure::{self, Memo, Options, Scan};
 use crate::model::{FileOutcome, SkipReason};
 
 use store::{Store, KEY_LEN};
@@ -31,6 +31,10 @@ const STAMP: &str = concat!(
     " ",
     env!("STRUCTGATE_GRAMMARS")
 );
+
+/// The `grammar` of a key whose entry is a Markdown file's import scan
+/// ([`measure::Scan`]), not a measured outcome: no grammar has this id.
+const SCAN: u8 = u8::MAX - 1;
 
 /// What a cache entry is keyed by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -242,6 +246,30 @@ impl Memo for Cache {
 
     fn measure(&self, path: &str, bytes: &[u8], options: &Options) -> Option<FileOutcome> {
         self.measure_bytes(path, bytes, options)
+    }
+
+    fn scan(&self, path: &str, bytes: &[u8], fresh: &dyn Fn() -> Scan) -> Scan {
+        let Some(store) = self.store.as_ref() else {
+            return fresh();
+        };
+        let key = Key {
+            id: self.id_of(path, bytes).0,
+            grammar: SCAN,
+            honour_generated_header: 0,
+        };
+        if let Some(payload) = store.get(&key) {
+            match postcard::from_bytes::<Scan>(&payload) {
+                Ok(scan) => return scan,
+                Err(_) => store.forget(&key),
+            }
+        }
+        let scan = fresh();
+        if let Ok(encoded) = postcard::to_allocvec(&scan) {
+            let mut payload = key.encode().to_vec();
+            payload.extend_from_slice(&encoded);
+            store.put(key, payload);
+        }
+        scan
     }
 }
 

@@ -278,3 +278,34 @@ fn a_parse_that_timed_out_is_not_kept() {
     );
     assert_eq!(cache.finish(), stats(1, 0));
 }
+
+/// A Markdown file's import scan, through `cache`, counting how often it was made afresh.
+fn scanned(cache: &Cache, path: &str, bytes: &[u8], made: &AtomicUsize) -> measure::Scan {
+    use crate::measure::Memo as _;
+    cache.scan(path, bytes, &|| {
+        made.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        measure::scan_markdown(bytes)
+    })
+}
+
+#[test]
+fn a_markdown_scan_is_kept_by_the_bytes_and_made_again_when_they_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = b"# Rules\r\nSee @docs/style.md and @../out.md.\n".as_slice();
+    let made = AtomicUsize::new(0);
+    let writer = cache_in(dir.path(), STAMP);
+    let first = scanned(&writer, "AGENTS.md", doc, &made);
+    assert_eq!(writer.finish(), stats(0, 0), "a scan is no parse and no measured hit");
+    let cache = cache_in(dir.path(), STAMP);
+    assert_eq!(first, measure::scan_markdown(doc));
+    let refs: Vec<(&str, u32)> = first.refs.iter().map(|r| (r.path.as_str(), r.line)).collect();
+    assert_eq!((first.bytes, refs), (43, vec![("docs/style.md", 2), ("../out.md", 2)]));
+    // The next run: the same bytes at any path are not scanned again.
+    let again = scanned(&cache, "elsewhere/CLAUDE.md", doc, &made);
+    assert_eq!(again, first);
+    let edited = scanned(&cache, "AGENTS.md", b"# Rules\n@a.md\n", &made);
+    assert_eq!(edited.refs.len(), 1);
+    assert_eq!(made.load(std::sync::atomic::Ordering::Relaxed), 2);
+    // No grammar shares the scan entries' key.
+    assert!(crate::lang::ALL.iter().all(|l| l.grammar_id() != super::SCAN));
+}

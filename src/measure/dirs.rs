@@ -93,7 +93,7 @@ pub fn measure_tree_each(
     let targets = normalise_targets(root, targets)?;
     let names = tree.files()?.iter().filter(|f| !f.link).map(|f| &f.name);
     let Listed { files, not_utf8 } = select(names, &targets);
-    let imports = Imports::new(tree, options.max_file_size);
+    let imports = Imports::new(tree, options.max_file_size).with_memo(memo);
     let work = in_path_order(&files, &not_utf8);
     progress.begin(u64::try_from(files.len()).unwrap_or(u64::MAX));
     let next = AtomicUsize::new(0);

@@ -9,7 +9,7 @@ use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 use crate::lines::LineIndex;
 
 /// One `@PATH` token as written in a document.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ImportRef {
     /// PATH as written, without the `@` and without trailing `.,;:!?)`.
     pub path: String,

@@ -9,6 +9,7 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use super::imports::{scan, ImportRef, MAX_IMPORTS};
+use super::{Memo, NoMemo};
 use crate::lines::{counted_bytes, strip_bom};
 use crate::model::{Chain, Language, Loaded};
 use crate::source::{Entry, FileSource, Listed};
@@ -31,9 +32,31 @@ enum Node {
     NotFollowed(String),
 }
 
+/// What a Markdown file's bytes alone give the import walk: their counted bytes, the
+/// imports they make (at most [`MAX_IMPORTS`]) and what was not scanned as usual. Kept by
+/// the measurement cache ([`super::Memo::scan`]) under the file's blob id.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Scan {
+    pub bytes: u64,
+    pub refs: Vec<ImportRef>,
+    pub note: Option<String>,
+}
+
+impl From<Scan> for Node {
+    fn from(scan: Scan) -> Node {
+        Node::Counted {
+            bytes: scan.bytes,
+            refs: scan.refs,
+            note: scan.note,
+        }
+    }
+}
+
 /// The resolver of eager imports over one source, with a cache of the files it read.
 pub struct Imports<'a> {
     source: &'a dyn FileSource,
+    /// Scans kept from earlier runs.
+    memo: &'a dyn Memo,
     max_file_size: u64,
     cache: Mutex<HashMap<String, Arc<Node>>>,
     /// Directory listings asked for by chains (SPEC §8.2), each listed once.
@@ -72,21 +95,27 @@ impl<'a> Imports<'a> {
     pub fn new(source: &'a dyn FileSource, max_file_size: u64) -> Imports<'a> {
         Imports {
             source,
+            memo: &NoMemo,
             max_file_size,
             cache: Mutex::new(HashMap::new()),
             dirs: Mutex::new(HashMap::new()),
         }
     }
 
+    /// The same resolver, taking Markdown scans from `memo` (the measurement cache).
+    pub fn with_memo(self, memo: &'a dyn Memo) -> Imports<'a> {
+        Imports { memo, ..self }
+    }
+
     /// What the document at `path`, whose bytes are `bytes`, loads; with a warning (naming
     /// the importing file and line) for every import not followed.
     pub fn load(&self, path: &str, bytes: &[u8]) -> (Loaded, Vec<String>) {
-        self.load_node(path, Arc::new(node_of(path, bytes)))
+        self.load_node(path, Arc::new(self.node_of(path, bytes)))
     }
 
     /// [`Imports::load`] and [`Imports::chain`] of one document, its bytes scanned once.
     pub fn document(&self, path: &str, bytes: &[u8]) -> (Loaded, Vec<String>, Chain) {
-        let node = Arc::new(node_of(path, bytes));
+        let node = Arc::new(self.node_of(path, bytes));
         let (loaded, warnings) = self.load_node(path, Arc::clone(&node));
         (loaded, warnings, self.chain_node(path, node))
     }
@@ -109,7 +138,7 @@ impl<'a> Imports<'a> {
     /// directory reached through one, is no part of the chain. The walk's warnings are
     /// those of each document's own `loaded_bytes`, given where it is measured.
     pub fn chain(&self, path: &str, bytes: &[u8]) -> Chain {
-        self.chain_node(path, Arc::new(node_of(path, bytes)))
+        self.chain_node(path, Arc::new(self.node_of(path, bytes)))
     }
 
     fn chain_node(&self, path: &str, own: Arc<Node>) -> Chain {
@@ -254,7 +283,7 @@ impl<'a> Imports<'a> {
                 note: Some(too_large(len, self.max_file_size)),
             },
             Ok(Entry::File { .. }) => match self.source.read(path) {
-                Ok(Some(bytes)) => node_of(path, &bytes),
+                Ok(Some(bytes)) => self.node_of(path, &bytes),
                 Ok(None) => not_followed("names no existing file"),
                 Err(e) => Node::NotFollowed(format!("unreadable: {e:#}")),
             },
@@ -267,6 +296,20 @@ impl<'a> Imports<'a> {
     }
 }
 
+impl Imports<'_> {
+    /// A file's node from its bytes; a Markdown file's scan is asked of the memo first.
+    fn node_of(&self, path: &str, bytes: &[u8]) -> Node {
+        if !is_markdown(path) {
+            return Node::Counted {
+                bytes: counted_bytes(bytes),
+                refs: Vec::new(),
+                note: None,
+            };
+        }
+        self.memo.scan(path, bytes, &|| scan_markdown(bytes)).into()
+    }
+}
+
 fn too_large(len: u64, max: u64) -> String {
     format!("larger than --max-file-size ({len} > {max} bytes); counted by its size, unread")
 }
@@ -275,19 +318,12 @@ fn is_markdown(path: &str) -> bool {
     Language::of_path(path) == Some(Language::Markdown)
 }
 
-/// A file's node from its bytes: its counted bytes, and a Markdown file's imports.
-fn node_of(path: &str, bytes: &[u8]) -> Node {
+/// A Markdown file's scan: its counted bytes and the imports it makes.
+pub fn scan_markdown(bytes: &[u8]) -> Scan {
     let counted = counted_bytes(bytes);
-    if !is_markdown(path) {
-        return Node::Counted {
-            bytes: counted,
-            refs: Vec::new(),
-            note: None,
-        };
-    }
     let Ok(text) = std::str::from_utf8(strip_bom(bytes)) else {
         let note = "not UTF-8; counted by its raw bytes, not scanned for imports";
-        return Node::Counted {
+        return Scan {
             bytes: counted,
             refs: Vec::new(),
             note: Some(note.to_string()),
@@ -298,7 +334,7 @@ fn node_of(path: &str, bytes: &[u8]) -> Node {
         refs.truncate(MAX_IMPORTS);
         format!("more than {MAX_IMPORTS} imports; only the first {MAX_IMPORTS} are followed")
     });
-    Node::Counted {
+    Scan {
         bytes: counted,
         refs,
         note,

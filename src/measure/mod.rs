@@ -27,7 +27,7 @@ pub use dirs::{
 };
 pub use dump::{dump_tree, dump_walk};
 pub use imports::{scan as scan_imports, ImportRef};
-pub use loaded::{resolve as resolve_import, Imports, MAX_HOPS};
+pub use loaded::{resolve as resolve_import, scan_markdown, Imports, Scan, MAX_HOPS};
 pub use rules::generated_header;
 
 /// The default `--max-file-size`: 4 MiB.
@@ -88,6 +88,11 @@ pub trait Memo: Sync {
     fn recall(&self, rel: &str, options: &Options) -> Option<FileOutcome>;
     /// [`measure_file`] of `bytes`, kept or measured.
     fn measure(&self, path: &str, bytes: &[u8], options: &Options) -> Option<FileOutcome>;
+    /// The import scan of the Markdown file `path` whose bytes are `bytes`, kept or made
+    /// by `fresh` ([`scan_markdown`] of them).
+    fn scan(&self, _path: &str, _bytes: &[u8], fresh: &dyn Fn() -> Scan) -> Scan {
+        fresh()
+    }
 }
 
 /// No memo: every file is measured.

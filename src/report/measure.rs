@@ -382,6 +382,8 @@ pub struct Stream<'w> {
     files: usize,
     /// One reused buffer for a file's text.
     text: String,
+    /// One reused buffer for a file's JSON.
+    json: Vec<u8>,
 }
 
 impl<'w> Stream<'w> {
@@ -391,6 +393,7 @@ impl<'w> Stream<'w> {
             out,
             files: 0,
             text: String::new(),
+            json: Vec::new(),
         }
     }
 
@@ -400,22 +403,22 @@ impl<'w> Stream<'w> {
         if self.files == 0 {
             self.text.push_str(self.opening());
         }
-        match self.format {
-            Format::Json => {
-                self.text
-                    .push_str(if self.files == 0 { "\n" } else { ",\n" });
-                let json = serde_json::to_string_pretty(&file_json(file)).unwrap_or_default();
-                // Nested two levels deep: every line of the object indented four more.
-                for (i, line) in json.split('\n').enumerate() {
-                    if i > 0 {
-                        self.text.push('\n');
-                    }
-                    self.text.push_str("    ");
-                    self.text.push_str(line);
-                }
-            }
-            Format::Tsv => tsv_file(&mut self.text, report, file),
+        if self.format == Format::Json {
+            self.json.clear();
+            self.json.extend_from_slice(self.text.as_bytes());
+            self.json
+                .extend_from_slice(if self.files == 0 { b"\n    " } else { b",\n    " });
+            // Pretty-printed as `serde_json::to_string_pretty` would, nested two levels deep.
+            let formatter = Nested {
+                level: 2,
+                has_value: false,
+            };
+            let mut serializer = serde_json::Serializer::with_formatter(&mut self.json, formatter);
+            file_json(file).serialize(&mut serializer)?;
+            self.files += 1;
+            return self.out.write_all(&self.json);
         }
+        tsv_file(&mut self.text, report, file);
         self.files += 1;
         self.out.write_all(self.text.as_bytes())
     }
@@ -449,6 +452,82 @@ impl<'w> Stream<'w> {
             Format::Json => "{\n  \"files\": [",
             Format::Tsv => "path\tunit\tmetric\tvalue\tstart_line\tend_line\tstatus\n",
         }
+    }
+}
+
+/// serde_json's pretty printer (two spaces a level) starting `level` levels deep, so that
+/// an object written into an enclosing document needs no re-indenting.
+struct Nested {
+    level: usize,
+    has_value: bool,
+}
+
+impl Nested {
+    fn indent<W: ?Sized + io::Write>(&self, out: &mut W) -> io::Result<()> {
+        for _ in 0..self.level {
+            out.write_all(b"  ")?;
+        }
+        Ok(())
+    }
+
+    fn open<W: ?Sized + io::Write>(&mut self, out: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        out.write_all(bracket)
+    }
+
+    fn close<W: ?Sized + io::Write>(&mut self, out: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            out.write_all(b"\n")?;
+            self.indent(out)?;
+        }
+        out.write_all(bracket)
+    }
+
+    fn item<W: ?Sized + io::Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
+        out.write_all(if first { b"\n" } else { b",\n" })?;
+        self.indent(out)
+    }
+}
+
+impl serde_json::ser::Formatter for Nested {
+    fn begin_array<W: ?Sized + io::Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.open(out, b"[")
+    }
+
+    fn end_array<W: ?Sized + io::Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.close(out, b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + io::Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
+        self.item(out, first)
+    }
+
+    fn end_array_value<W: ?Sized + io::Write>(&mut self, _out: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + io::Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.open(out, b"{")
+    }
+
+    fn end_object<W: ?Sized + io::Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.close(out, b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + io::Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
+        self.item(out, first)
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, out: &mut W) -> io::Result<()> {
+        out.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, _out: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
 }
 
