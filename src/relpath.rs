@@ -104,11 +104,16 @@ fn plain_below<'p>(root: &Path, path: &'p Path) -> Option<&'p [u8]> {
     if cfg!(windows) {
         return None;
     }
-    let (root, path) = (root.as_os_str().as_encoded_bytes(), path.as_os_str().as_encoded_bytes());
+    let (root, path) = (
+        root.as_os_str().as_encoded_bytes(),
+        path.as_os_str().as_encoded_bytes(),
+    );
     let rel = path.strip_prefix(root)?.strip_prefix(b"/")?;
     let plain = !root.is_empty()
         && !root.ends_with(b"/")
-        && rel.split(|&b| b == b'/').all(|part| !part.is_empty() && part != b".");
+        && rel
+            .split(|&b| b == b'/')
+            .all(|part| !part.is_empty() && part != b".");
     plain.then_some(rel)
 }
 
@@ -188,7 +193,10 @@ mod tests {
             assert_eq!(got, quick, "{root:?} {path:?}");
             if let Some(quick) = quick {
                 let long = path.strip_prefix(root).unwrap();
-                let long: Vec<_> = long.components().map(|c| c.as_os_str().to_str().unwrap()).collect();
+                let long: Vec<_> = long
+                    .components()
+                    .map(|c| c.as_os_str().to_str().unwrap())
+                    .collect();
                 assert_eq!(long.join("/"), quick, "{root:?} {path:?}");
             }
         }

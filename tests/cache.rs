@@ -279,7 +279,10 @@ fn verbose_says_what_the_cache_did_and_stale_temp_files_go() {
 /// records it as clean and not racy.
 fn backdate(s: &Scenario, rel: &str) {
     let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
-    let file = std::fs::File::options().write(true).open(s.abs(rel)).unwrap();
+    let file = std::fs::File::options()
+        .write(true)
+        .open(s.abs(rel))
+        .unwrap();
     file.set_modified(hour_ago).unwrap();
 }
 
@@ -298,14 +301,18 @@ fn a_file_an_attribute_converts_is_hashed_from_its_bytes_and_the_rest_keep_the_i
     }
     s.commit("c1");
     let stored = s.git_ok(&["cat-file", "-p", "HEAD:conv/long.rs"]);
-    assert_eq!(stored, "fn a() {\n}\n", "the filter stored the short version");
+    assert_eq!(
+        stored, "fn a() {\n}\n",
+        "the filter stored the short version"
+    );
     let cold = run(&s, &["measure"]);
     assert_eq!(stats(&cold), "cache: parsed 2 file(s), 0 from cache");
     let warm = run(&s, &["measure"]);
     assert_eq!(stats(&warm), "cache: parsed 0 file(s), 2 from cache");
     assert_eq!(warm.stdout, cold.stdout);
     assert!(
-        warm.stdout.contains("conv/long.rs:3    function  b         3 lines\n"),
+        warm.stdout
+            .contains("conv/long.rs:3    function  b         3 lines\n"),
         "{}",
         warm.stdout
     );

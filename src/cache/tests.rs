@@ -295,11 +295,22 @@ fn a_markdown_scan_is_kept_by_the_bytes_and_made_again_when_they_change() {
     let made = AtomicUsize::new(0);
     let writer = cache_in(dir.path(), STAMP);
     let first = scanned(&writer, "AGENTS.md", doc, &made);
-    assert_eq!(writer.finish(), stats(0, 0), "a scan is no parse and no measured hit");
+    assert_eq!(
+        writer.finish(),
+        stats(0, 0),
+        "a scan is no parse and no measured hit"
+    );
     let cache = cache_in(dir.path(), STAMP);
     assert_eq!(first, measure::scan_markdown(doc));
-    let refs: Vec<(&str, u32)> = first.refs.iter().map(|r| (r.path.as_str(), r.line)).collect();
-    assert_eq!((first.bytes, refs), (43, vec![("docs/style.md", 2), ("../out.md", 2)]));
+    let refs: Vec<(&str, u32)> = first
+        .refs
+        .iter()
+        .map(|r| (r.path.as_str(), r.line))
+        .collect();
+    assert_eq!(
+        (first.bytes, refs),
+        (43, vec![("docs/style.md", 2), ("../out.md", 2)])
+    );
     // The next run: the same bytes at any path are not scanned again.
     let again = scanned(&cache, "elsewhere/CLAUDE.md", doc, &made);
     assert_eq!(again, first);
@@ -307,5 +318,7 @@ fn a_markdown_scan_is_kept_by_the_bytes_and_made_again_when_they_change() {
     assert_eq!(edited.refs.len(), 1);
     assert_eq!(made.load(std::sync::atomic::Ordering::Relaxed), 2);
     // No grammar shares the scan entries' key.
-    assert!(crate::lang::ALL.iter().all(|l| l.grammar_id() != super::SCAN));
+    assert!(crate::lang::ALL
+        .iter()
+        .all(|l| l.grammar_id() != super::SCAN));
 }

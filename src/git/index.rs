@@ -159,7 +159,10 @@ impl Converting {
             Err(_) => converting.everything = true,
         }
         if let Some(home) = std::env::var_os("HOME") {
-            files.push((String::new(), Path::new(&home).join(".config/git/attributes")));
+            files.push((
+                String::new(),
+                Path::new(&home).join(".config/git/attributes"),
+            ));
         }
         if let Some(xdg) = std::env::var_os("XDG_CONFIG_HOME") {
             files.push((String::new(), Path::new(&xdg).join("git/attributes")));
@@ -199,7 +202,11 @@ impl Converting {
         if self.everything {
             return true;
         }
-        let base = rel.as_bytes().iter().rposition(|&b| b == b'/').map(|i| i + 1);
+        let base = rel
+            .as_bytes()
+            .iter()
+            .rposition(|&b| b == b'/')
+            .map(|i| i + 1);
         self.rules.iter().any(|(dir, pattern)| {
             let Some(below) = rel.strip_prefix(dir.as_str()) else {
                 return false;
@@ -228,9 +235,22 @@ fn split_line(line: &[u8]) -> (&[u8], &[u8]) {
 fn converts(attribute: &[u8]) -> bool {
     let name = attribute.trim_start_with(|c| c == '-' || c == '!');
     let name = name.split(|b| *b == b'=').next().unwrap_or_default();
-    let mut words: &[&[u8]] = &[b"eol", b"crlf", b"ident", b"filter", b"working-tree-encoding"];
+    let mut words: &[&[u8]] = &[
+        b"eol",
+        b"crlf",
+        b"ident",
+        b"filter",
+        b"working-tree-encoding",
+    ];
     if cfg!(windows) {
-        words = &[b"eol", b"crlf", b"ident", b"filter", b"working-tree-encoding", b"text"];
+        words = &[
+            b"eol",
+            b"crlf",
+            b"ident",
+            b"filter",
+            b"working-tree-encoding",
+            b"text",
+        ];
     }
     words.contains(&name)
 }
@@ -278,7 +298,10 @@ mod tests {
         assert!(!c.may_convert("lib/vendor.rs"));
         assert!(!c.may_convert("lib/vendor/a.rs"), "anchored to the root");
         assert!(c.may_convert("a/docs"));
-        assert!(!c.may_convert("docs/a.md"), "a directory's attributes aren't its files'");
+        assert!(
+            !c.may_convert("docs/a.md"),
+            "a directory's attributes aren't its files'"
+        );
         assert!(c.may_convert("src/a.rs"));
         assert!(!c.may_convert("src/deep/a.rs"));
         assert!(!c.may_convert("lib/src/a.rs"));

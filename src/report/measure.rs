@@ -176,7 +176,9 @@ impl Widths {
             size: 0,
         };
         for unit in &m.units {
-            w.location = w.location.max(path + 1 + digits(u64::from(unit.start_line)));
+            w.location = w
+                .location
+                .max(path + 1 + digits(u64::from(unit.start_line)));
             w.name = w.name.max(unit.name.chars().count());
             w.size = w.size.max(line_count_len(unit.lines()));
         }
@@ -237,7 +239,11 @@ pub fn text(report: &MeasureReport, paint: Paint) -> String {
 
 /// [`text`], written to `out` line by line: a full-tree report is never held whole.
 pub fn write_text(report: &MeasureReport, paint: Paint, out: &mut dyn io::Write) -> io::Result<()> {
-    let each: Vec<Widths> = report.files.iter().map(|f| Widths::of(&f.measure)).collect();
+    let each: Vec<Widths> = report
+        .files
+        .iter()
+        .map(|f| Widths::of(&f.measure))
+        .collect();
     let shared = Widths::shared(&each);
     let mut line = String::new();
     let mut result = Ok(());
@@ -406,8 +412,11 @@ impl<'w> Stream<'w> {
         if self.format == Format::Json {
             self.json.clear();
             self.json.extend_from_slice(self.text.as_bytes());
-            self.json
-                .extend_from_slice(if self.files == 0 { b"\n    " } else { b",\n    " });
+            self.json.extend_from_slice(if self.files == 0 {
+                b"\n    "
+            } else {
+                b",\n    "
+            });
             // Pretty-printed as `serde_json::to_string_pretty` would, nested two levels deep.
             let formatter = Nested {
                 level: 2,
@@ -500,7 +509,11 @@ impl serde_json::ser::Formatter for Nested {
         self.close(out, b"]")
     }
 
-    fn begin_array_value<W: ?Sized + io::Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        out: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
         self.item(out, first)
     }
 
@@ -517,7 +530,11 @@ impl serde_json::ser::Formatter for Nested {
         self.close(out, b"}")
     }
 
-    fn begin_object_key<W: ?Sized + io::Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        out: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
         self.item(out, first)
     }
 
