@@ -1,7 +1,9 @@
 //! Shared data of the pipeline: what the measurer produces and what every later stage
 //! (baseline, judge, report) consumes. No behaviour beyond small conversions lives here.
 
+use std::collections::hash_map::{Entry, HashMap};
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::{Deserialize, Serialize};
 
@@ -26,23 +28,34 @@ pub enum Language {
     Markdown,
 }
 
+/// The extensions structgate measures, matched in any letter case.
+const EXTENSIONS: [(&str, Language); 14] = [
+    ("cs", Language::CSharp),
+    ("rs", Language::Rust),
+    ("ts", Language::TypeScript),
+    ("mts", Language::TypeScript),
+    ("cts", Language::TypeScript),
+    ("tsx", Language::TypeScript),
+    ("js", Language::JavaScript),
+    ("jsx", Language::JavaScript),
+    ("mjs", Language::JavaScript),
+    ("cjs", Language::JavaScript),
+    ("py", Language::Python),
+    ("go", Language::Go),
+    ("java", Language::Java),
+    ("md", Language::Markdown),
+];
+
 impl Language {
     /// The language of a path by its extension, in any letter case (`Big.CS` is C#);
     /// `None` for files structgate doesn't measure.
     pub fn of_path(path: &str) -> Option<Language> {
         let name = crate::relpath::file_name(path);
         let (_, ext) = name.rsplit_once('.')?;
-        match ext.to_ascii_lowercase().as_str() {
-            "cs" => Some(Language::CSharp),
-            "rs" => Some(Language::Rust),
-            "ts" | "mts" | "cts" | "tsx" => Some(Language::TypeScript),
-            "js" | "jsx" | "mjs" | "cjs" => Some(Language::JavaScript),
-            "py" => Some(Language::Python),
-            "go" => Some(Language::Go),
-            "java" => Some(Language::Java),
-            "md" => Some(Language::Markdown),
-            _ => None,
-        }
+        EXTENSIONS
+            .iter()
+            .find(|(known, _)| ext.eq_ignore_ascii_case(known))
+            .map(|(_, language)| *language)
     }
 
     /// The name used in JSON output (`csharp`, `rust`, `typescript`, `javascript`,
@@ -233,6 +246,43 @@ pub struct UnitValue {
     pub end_line: u32,
 }
 
+impl UnitValue {
+    pub fn as_ref(&self) -> ValueRef<'_> {
+        ValueRef {
+            path: &self.path,
+            unit: &self.unit,
+            metric: self.metric,
+            value: self.value,
+            start_line: self.start_line,
+            end_line: self.end_line,
+        }
+    }
+}
+
+/// A [`UnitValue`] borrowed from the file it was measured in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ValueRef<'a> {
+    pub path: &'a str,
+    pub unit: &'a str,
+    pub metric: Metric,
+    pub value: u64,
+    pub start_line: u32,
+    pub end_line: u32,
+}
+
+impl ValueRef<'_> {
+    pub fn to_owned(&self) -> UnitValue {
+        UnitValue {
+            path: self.path.to_string(),
+            unit: self.unit.to_string(),
+            metric: self.metric,
+            value: self.value,
+            start_line: self.start_line,
+            end_line: self.end_line,
+        }
+    }
+}
+
 impl FileMeasure {
     /// The file's name, which names its file-level units (SPEC §4).
     pub fn file_name(&self) -> &str {
@@ -263,42 +313,77 @@ impl FileMeasure {
     /// name and metric are merged into one at the worse (larger) value, keeping the lines
     /// of the worse one.
     pub fn values(&self) -> Vec<UnitValue> {
-        let mut out: Vec<UnitValue> = Vec::with_capacity(self.units.len() + 3);
+        self.value_refs().iter().map(ValueRef::to_owned).collect()
+    }
+
+    /// [`FileMeasure::values`], borrowed from the file: nothing is copied.
+    pub fn value_refs(&self) -> Vec<ValueRef<'_>> {
+        let mut out: Vec<ValueRef<'_>> = Vec::with_capacity(self.units.len() + 3);
         let last = u32::try_from(self.lines).unwrap_or(u32::MAX).max(1);
+        let name = self.file_name();
         for (metric, value) in self.file_values() {
-            out.push(UnitValue {
-                path: self.path.clone(),
-                unit: self.file_name().to_string(),
+            out.push(ValueRef {
+                path: &self.path,
+                unit: name,
                 metric,
                 value,
                 start_line: 1,
                 end_line: last,
             });
         }
+        // Where each (metric, name) first stands in `out`, so a file of thousands of
+        // units is not quadratic.
+        let mut first: HashMap<(Metric, &str), usize, BuildHasherDefault<Fnv>> =
+            HashMap::with_capacity_and_hasher(self.units.len(), Default::default());
         for unit in &self.units {
             let metric = unit.kind.metric();
             let value = unit.lines();
-            if let Some(seen) = out
-                .iter_mut()
-                .find(|v| v.metric == metric && v.unit == unit.name)
-            {
-                if value > seen.value {
-                    seen.value = value;
-                    seen.start_line = unit.start_line;
-                    seen.end_line = unit.end_line;
+            match first.entry((metric, unit.name.as_str())) {
+                Entry::Occupied(at) => {
+                    let seen = &mut out[*at.get()];
+                    if value > seen.value {
+                        seen.value = value;
+                        seen.start_line = unit.start_line;
+                        seen.end_line = unit.end_line;
+                    }
                 }
-                continue;
+                Entry::Vacant(at) => {
+                    at.insert(out.len());
+                    out.push(ValueRef {
+                        path: &self.path,
+                        unit: &unit.name,
+                        metric,
+                        value,
+                        start_line: unit.start_line,
+                        end_line: unit.end_line,
+                    });
+                }
             }
-            out.push(UnitValue {
-                path: self.path.clone(),
-                unit: unit.name.clone(),
-                metric,
-                value,
-                start_line: unit.start_line,
-                end_line: unit.end_line,
-            });
         }
         out
+    }
+}
+
+/// FNV-1a: a unit name's hash for [`FileMeasure::value_refs`], a few instructions a
+/// byte where the standard SipHash costs many; its keys are one file's own names.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
     }
 }
 

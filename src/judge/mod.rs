@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::baseline::Allowances;
 use crate::limits::Limits;
-use crate::model::{Language, Metric, UnitValue};
+use crate::model::{Language, Metric, UnitValue, ValueRef};
 
 pub use carry::carried;
 pub use gate::{gate_status, unjudged, worst, GateStatus};
@@ -163,8 +163,8 @@ pub fn verdict(
 /// The branch's raise of a pin that `--accept-growth` honours (SPEC §8.1): an entry of a
 /// pinned metric in the branch's baseline above the base's, within the band the base's
 /// terms give the unit.
-fn accepted_raise(allowances: &Allowances, v: &UnitValue, base: &Verdict) -> Option<u64> {
-    let raised = allowances.accepted?.allowance(&v.path, &v.unit, v.metric)?;
+fn accepted_raise(allowances: &Allowances, v: &ValueRef, base: &Verdict) -> Option<u64> {
+    let raised = allowances.accepted?.allowance(v.path, v.unit, v.metric)?;
     let above = base.baseline.is_none_or(|pin| raised > pin);
     (base.pinned && above && raised <= base.band).then_some(raised)
 }
@@ -179,41 +179,52 @@ pub fn past_band(limits: &Limits, metric: Metric, value: u64) -> bool {
 /// file is judged by its own limits (its tier's, SPEC §8.1). A value whose metric has no
 /// limit gives no finding.
 pub fn file(limits: &Limits, values: &[UnitValue], allowances: &Allowances) -> Vec<Finding> {
-    judged(limits, values, allowances, false)
+    let values = values.iter().map(UnitValue::as_ref);
+    judged(limits, values, allowances, false, |_| true)
 }
 
 /// [`file`] for the values of a file new since the base: its `file_bytes` is judged
 /// against the new-file limit (SPEC §8.1).
 pub fn new_file(limits: &Limits, values: &[UnitValue], allowances: &Allowances) -> Vec<Finding> {
-    judged(limits, values, allowances, true)
+    let values = values.iter().map(UnitValue::as_ref);
+    judged(limits, values, allowances, true, |_| true)
 }
 
-fn judged(
+/// [`file`], keeping only the findings whose status is not ok: what `measure` counts and
+/// `--check` decides on.
+pub fn file_past(limits: &Limits, values: &[ValueRef], allowances: &Allowances) -> Vec<Finding> {
+    let values = values.iter().copied();
+    judged(limits, values, allowances, false, |v| {
+        v.status != Status::Ok
+    })
+}
+
+fn judged<'v>(
     limits: &Limits,
-    values: &[UnitValue],
+    values: impl Iterator<Item = ValueRef<'v>>,
     allowances: &Allowances,
     new: bool,
+    keep: impl Fn(&Verdict) -> bool,
 ) -> Vec<Finding> {
     let mut own: Option<(&str, Limits)> = None;
     values
-        .iter()
         .filter_map(|v| {
             if own.as_ref().is_none_or(|(path, _)| *path != v.path) {
-                own = Some((&v.path, limits.for_file(&v.path, new)));
+                own = Some((v.path, limits.for_file(v.path, new)));
             }
             let file_limits = &own.as_ref()?.1;
-            let allowance = allowances.get(&v.path, &v.unit, v.metric);
+            let allowance = allowances.get(v.path, v.unit, v.metric);
             let mut judged = verdict(file_limits, v.metric, v.value, allowance)?;
-            if let Some(raised) = accepted_raise(allowances, v, &judged) {
+            if let Some(raised) = accepted_raise(allowances, &v, &judged) {
                 judged = verdict(file_limits, v.metric, v.value, Some(raised))?;
                 judged.accepted = Some(Growth {
                     from: allowance,
                     to: raised,
                 });
             }
-            Some(Finding {
-                path: v.path.clone(),
-                unit: v.unit.clone(),
+            keep(&judged).then(|| Finding {
+                path: v.path.to_string(),
+                unit: v.unit.to_string(),
                 verdict: judged,
                 lines: Lines {
                     start: v.start_line,

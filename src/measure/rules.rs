@@ -8,7 +8,9 @@ use crate::model::{Language, LeftOutReason};
 /// The path rule that leaves `path` (repository-relative, `/`) out, if any. Markdown has
 /// none (SPEC §8).
 pub fn left_out_by_path(path: &str) -> Option<LeftOutReason> {
-    let mut parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    // Sized once: the walk asks this of every file, twice on a cache hit.
+    let mut parts: Vec<&str> = Vec::with_capacity(path.bytes().filter(|&b| b == b'/').count() + 1);
+    parts.extend(path.split('/').filter(|p| !p.is_empty()));
     let file = parts.pop()?;
     match Language::of_path(file)? {
         Language::CSharp => csharp_dir(&parts).or_else(|| csharp_file(file)),

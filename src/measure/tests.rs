@@ -352,3 +352,41 @@ fn unicode_line_separators_end_lines_in_csharp_and_javascript_only() {
     let m = measured("a.rs", rust);
     assert_eq!((names(&m), m.lines), (vec![("seen", 2, 2)], 2));
 }
+
+#[test]
+fn units_of_one_name_are_judged_once_at_the_worse_value_where_the_first_stood() {
+    // Three `run`s (cfg'd variants) and a type `run`: one function value, at the longest
+    // (lines 6-9, not the equally long last one), in the first `run`'s place.
+    let src = "fn run() {}\n\
+               fn stop() {\n}\n\
+               #[cfg(unix)]\n\
+               mod a {}\n\
+               fn run() {\n\n\n}\n\
+               struct run {\n}\n\
+               fn run() {\n\n\n}\n";
+    let m = measured("src/a.rs", src);
+    let values: Vec<(Metric, &str, u64, u32, u32)> = m
+        .value_refs()
+        .into_iter()
+        .map(|v| (v.metric, v.unit, v.value, v.start_line, v.end_line))
+        .collect();
+    let last = 15;
+    assert_eq!(
+        values,
+        [
+            (Metric::FileBytes, "a.rs", src.len() as u64, 1, last),
+            (Metric::FileLines, "a.rs", 15, 1, last),
+            (Metric::TypesPerFile, "a.rs", 1, 1, last),
+            (Metric::FunctionLines, "run", 4, 6, 9),
+            (Metric::FunctionLines, "stop", 2, 2, 3),
+            (Metric::TypeLines, "run", 2, 10, 11),
+        ]
+    );
+    let owned: Vec<(Metric, String, u64)> = m
+        .values()
+        .into_iter()
+        .map(|v| (v.metric, v.unit, v.value))
+        .collect();
+    assert_eq!(owned[3], (Metric::FunctionLines, "run".to_string(), 4));
+    assert_eq!(owned.len(), 6);
+}

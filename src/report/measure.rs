@@ -1,5 +1,6 @@
 //! `measure` output: text (one line per unit), JSON (SPEC §7) and TSV.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io;
 
@@ -20,7 +21,7 @@ struct Row<'a> {
     kind: &'a str,
     name: &'a str,
     size: Size<'a>,
-    status: Option<String>,
+    status: Option<Cow<'static, str>>,
     /// Past a limit: a divergence, tolerated or an excess (what `--over` lists).
     over: bool,
 }
@@ -33,62 +34,62 @@ enum Size<'a> {
 
 impl Size<'_> {
     /// Appends the size to `out`, returning how many characters it took (all ASCII).
-    fn push_to(&self, out: &mut String) -> usize {
+    fn push_to(&self, out: &mut Vec<u8>) -> usize {
         let before = out.len();
         match self {
-            Size::Unit(lines) => push_line_count(out, *lines),
-            Size::File(m) => out.push_str(&file_size(m)),
+            Size::Unit(lines) => {
+                push_number(out, *lines);
+                out.extend_from_slice(if *lines == 1 { b" line" } else { b" lines" });
+            }
+            Size::File(m) => out.extend_from_slice(file_size(m).as_bytes()),
         }
         out.len() - before
     }
 }
 
 /// The status words of a verdict, coloured by what they mean.
-fn painted_status(f: &Verdict, paint: Paint) -> String {
+fn painted_status(f: &Verdict, paint: Paint) -> Cow<'static, str> {
     let role = match f.status {
-        Status::Ok => return status_text(f),
+        Status::Ok => return Cow::Borrowed("ok"),
         Status::Divergence => Role::Warn,
         Status::Tolerated => Role::Quiet,
         Status::Excess => Role::Bad,
     };
-    paint.paint(role, &status_text(f))
+    Cow::Owned(paint.paint(role, &status_text(f)))
 }
 
 /// The file line's status: `ok`, or what is past its limit; `None` where unlimited.
-fn file_word(report: &MeasureReport, file: &MeasuredFile, paint: Paint) -> Option<String> {
+fn file_word(file: &MeasuredFile, verdicts: &[Verdict], paint: Paint) -> Option<Cow<'static, str>> {
     if !file.limited {
         return None;
     }
-    let notes: Vec<String> = report
-        .file_verdicts(file)
+    let notes: Vec<String> = verdicts
         .iter()
         .filter(|f| f.status != Status::Ok)
         .map(|f| match f.status {
-            Status::Excess => painted_status(f, paint),
+            Status::Excess => painted_status(f, paint).into_owned(),
             _ => format!("{} {}", f.metric, painted_status(f, paint)),
         })
         .collect();
     Some(if notes.is_empty() {
-        "ok".to_string()
+        Cow::Borrowed("ok")
     } else {
-        notes.join("; ")
+        Cow::Owned(notes.join("; "))
     })
 }
 
 /// Calls `each` with the file's row, then one row per unit.
 fn for_rows(report: &MeasureReport, file: &MeasuredFile, paint: Paint, each: &mut dyn FnMut(&Row)) {
     let m = &file.measure;
+    let verdicts = report.file_verdicts(file);
     each(&Row {
         path: &m.path,
         line: 1,
         kind: "file",
         name: m.file_name(),
         size: Size::File(m),
-        over: report
-            .file_verdicts(file)
-            .iter()
-            .any(|f| f.status != Status::Ok),
-        status: file_word(report, file, paint),
+        over: verdicts.iter().any(|f| f.status != Status::Ok),
+        status: file_word(file, &verdicts, paint),
     });
     for (unit, status) in m.units.iter().zip(report.unit_verdicts(file)) {
         each(&Row {
@@ -103,21 +104,25 @@ fn for_rows(report: &MeasureReport, file: &MeasuredFile, paint: Paint, each: &mu
     }
 }
 
+/// The characters of `s`: its length where it is ASCII, as most names are.
+fn chars(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().count()
+    }
+}
+
 fn digits(n: u64) -> usize {
     n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
 /// `1 line`, `12 lines`.
 fn line_count(n: u64) -> String {
-    let mut out = String::new();
-    push_line_count(&mut out, n);
-    out
-}
-
-/// Appends `1 line` or `12 lines` to `out`.
-fn push_line_count(out: &mut String, n: u64) {
-    push_number(out, n);
-    out.push_str(if n == 1 { " line" } else { " lines" });
+    match n {
+        1 => "1 line".to_string(),
+        n => format!("{n} lines"),
+    }
 }
 
 /// The characters of [`line_count`]'s text, without making it.
@@ -126,7 +131,7 @@ fn line_count_len(n: u64) -> usize {
 }
 
 /// Appends `n` in decimal.
-fn push_number(out: &mut String, n: u64) {
+fn push_number(out: &mut Vec<u8>, n: u64) {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     let mut n = n;
@@ -138,18 +143,12 @@ fn push_number(out: &mut String, n: u64) {
             break;
         }
     }
-    out.extend(buf[i..].iter().map(|&b| char::from(b)));
+    out.extend_from_slice(&buf[i..]);
 }
 
 /// Appends `n` spaces.
-fn push_spaces(out: &mut String, n: usize) {
-    const SPACES: &str = "                                                                ";
-    let mut left = n;
-    while left > 0 {
-        let now = left.min(SPACES.len());
-        out.push_str(&SPACES[..now]);
-        left -= now;
-    }
+fn push_spaces(out: &mut Vec<u8>, n: usize) {
+    out.resize(out.len() + n, b' ');
 }
 
 /// Across files, locations (`path:line`) and names are padded to at most these widths:
@@ -179,7 +178,7 @@ impl Widths {
             w.location = w
                 .location
                 .max(path + 1 + digits(u64::from(unit.start_line)));
-            w.name = w.name.max(unit.name.chars().count());
+            w.name = w.name.max(chars(&unit.name));
             w.size = w.size.max(line_count_len(unit.lines()));
         }
         w
@@ -245,7 +244,7 @@ pub fn write_text(report: &MeasureReport, paint: Paint, out: &mut dyn io::Write)
         .map(|f| Widths::of(&f.measure))
         .collect();
     let shared = Widths::shared(&each);
-    let mut line = String::new();
+    let mut line: Vec<u8> = Vec::with_capacity(256);
     let mut result = Ok(());
     for (file, own) in report.files.iter().zip(each) {
         let w = shared.max(own);
@@ -258,24 +257,25 @@ pub fn write_text(report: &MeasureReport, paint: Paint, out: &mut dyn io::Write)
             // `{path}:{line}{pad}  {kind:8}  {name:name_w}  {size:size_w}`, padded by
             // characters as `format!` would, without its machinery.
             line.clear();
-            line.push_str(r.path);
-            line.push(':');
+            line.extend_from_slice(r.path.as_bytes());
+            line.push(b':');
             push_number(&mut line, u64::from(r.line));
             let location_len = path_len + 1 + digits(u64::from(r.line));
             push_spaces(&mut line, loc_w.saturating_sub(location_len) + 2);
-            line.push_str(r.kind);
-            push_spaces(&mut line, 8usize.saturating_sub(r.kind.chars().count()) + 2);
-            line.push_str(r.name);
-            push_spaces(&mut line, name_w.saturating_sub(r.name.chars().count()) + 2);
+            line.extend_from_slice(r.kind.as_bytes());
+            push_spaces(&mut line, 8usize.saturating_sub(chars(r.kind)) + 2);
+            line.extend_from_slice(r.name.as_bytes());
+            push_spaces(&mut line, name_w.saturating_sub(chars(r.name)) + 2);
             let size_len = r.size.push_to(&mut line);
             push_spaces(&mut line, size_w.saturating_sub(size_len));
             if let Some(status) = &r.status {
-                line.push_str("  ");
-                line.push_str(status);
+                line.extend_from_slice(b"  ");
+                line.extend_from_slice(status.as_bytes());
             }
-            line.truncate(line.trim_end().len());
-            line.push('\n');
-            result = out.write_all(line.as_bytes());
+            // As `str::trim_end`: a row ends in its status or its size, both ASCII.
+            line.truncate(line.trim_ascii_end().len());
+            line.push(b'\n');
+            result = out.write_all(&line);
         });
         std::mem::replace(&mut result, Ok(()))?;
     }
