@@ -174,8 +174,10 @@ fn run_measure(cwd: PathBuf, args: cli::MeasureArgs, console: &Console) -> Resul
         return Ok(rep.exit(args.check));
     }
     let bar = console.bar(report::progress::MEASURE_MIN_FILES, "measuring");
-    let rep = if matches!(args.format, MeasureFormat::Sarif | MeasureFormat::Github) {
-        // SARIF and GitHub commands name findings and skipped files only.
+    let quiet = console.level == report::console::Level::Quiet;
+    let rep = if quiet || matches!(args.format, MeasureFormat::Sarif | MeasureFormat::Github) {
+        // SARIF and GitHub commands name findings and skipped files only; `--quiet`
+        // prints no file at all.
         commands::measure::run_each(&request, &bar, false, &mut |_, _| Ok(()))?
     } else {
         commands::measure::run_with(&request, &bar)?

@@ -3,7 +3,10 @@
 //! writes `structure-baseline.tsv`; `rules` holds what `baseline init` and `baseline
 //! refresh` write, deciding through the judge.
 
+use std::borrow::Borrow;
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
+use std::ops::Bound;
 
 use crate::limits::{self, Limits};
 use crate::model::Metric;
@@ -22,6 +25,51 @@ pub struct EntryKey {
     pub metric: Metric,
 }
 
+/// An [`EntryKey`] seen as its parts, so that [`Baseline::allowance`] looks an entry up
+/// by borrowed strings instead of copying them into a key (it is asked once per unit).
+/// Ordered as `EntryKey` derives its order: path, then unit, then metric.
+trait KeyView {
+    fn view(&self) -> (&str, &str, Metric);
+}
+
+impl KeyView for EntryKey {
+    fn view(&self) -> (&str, &str, Metric) {
+        (&self.path, &self.unit, self.metric)
+    }
+}
+
+impl KeyView for (&str, &str, Metric) {
+    fn view(&self) -> (&str, &str, Metric) {
+        *self
+    }
+}
+
+impl<'a> Borrow<dyn KeyView + 'a> for EntryKey {
+    fn borrow(&self) -> &(dyn KeyView + 'a) {
+        self
+    }
+}
+
+impl PartialEq for dyn KeyView + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        self.view() == other.view()
+    }
+}
+
+impl Eq for dyn KeyView + '_ {}
+
+impl PartialOrd for dyn KeyView + '_ {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for dyn KeyView + '_ {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.view().cmp(&other.view())
+    }
+}
+
 /// A parsed `structure-baseline.tsv`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Baseline {
@@ -37,13 +85,22 @@ pub struct Baseline {
 impl Baseline {
     /// The value this baseline tolerates for a unit, if any.
     pub fn allowance(&self, path: &str, unit: &str, metric: Metric) -> Option<u64> {
-        self.entries
-            .get(&EntryKey {
-                path: path.to_string(),
-                unit: unit.to_string(),
-                metric,
-            })
+        let key: &dyn KeyView = &(path, unit, metric);
+        self.entries.get(key).copied()
+    }
+
+    /// True when an entry names the file at `path`.
+    pub fn has_path(&self, path: &str) -> bool {
+        let first = Metric::ALL
+            .iter()
             .copied()
+            .min()
+            .unwrap_or(Metric::ChainBytes);
+        let from: &dyn KeyView = &(path, "", first);
+        let mut after = self
+            .entries
+            .range::<dyn KeyView, _>((Bound::Included(from), Bound::Unbounded));
+        after.next().is_some_and(|(key, _)| key.path == path)
     }
 
     /// The limits recorded in `# measured with:`, as [`Limits`] (without tiers: the
@@ -99,7 +156,18 @@ pub struct Allowances<'a> {
     pub accepted: Option<&'a Baseline>,
 }
 
-impl Allowances<'_> {
+impl<'a> Allowances<'a> {
+    /// These allowances for the values of the file at `path` alone: a baseline with no
+    /// entry for the file (at `path`, or at its old path) is left out, so that judging
+    /// its units looks nothing up. Gives what [`Allowances::get`] gives for that path.
+    pub fn for_file(&self, path: &str) -> Allowances<'a> {
+        Allowances {
+            own: self.own.filter(|b| b.has_path(path)),
+            renamed_from: self.renamed_from.filter(|(from, b)| b.has_path(from)),
+            accepted: self.accepted.filter(|b| b.has_path(path)),
+        }
+    }
+
     /// What the entries tolerate for the unit `unit` of `path`: the larger of its own
     /// entry and, for a renamed file, its old path's entry for the same unit.
     pub fn get(&self, path: &str, unit: &str, metric: Metric) -> Option<u64> {
@@ -119,5 +187,98 @@ pub fn renamed_unit(unit: &str, metric: Metric, from: &str, to: &str) -> String 
         relpath::file_name(to).to_string()
     } else {
         unit.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_entry_is_found_by_its_borrowed_parts_and_no_neighbour_is() {
+        // Paths that share prefixes, units that sort around each other, both metrics of a
+        // unit: a lookup ordered unlike the map's keys would miss some of them.
+        let paths = [
+            "a/b.rs", "a/b.rs.x", "a/b/c.rs", "a/bb.rs", "A/b.rs", "a-b.rs", "é.rs",
+        ];
+        let units = ["", "f", "f.g", "F", "f g", "ff"];
+        let metrics = [Metric::FunctionLines, Metric::TypeLines, Metric::FileBytes];
+        let mut baseline = Baseline::default();
+        let mut n = 0;
+        for path in paths {
+            for unit in units {
+                for metric in metrics {
+                    n += 1;
+                    if n % 3 != 0 {
+                        let key = EntryKey {
+                            path: path.to_string(),
+                            unit: unit.to_string(),
+                            metric,
+                        };
+                        baseline.entries.insert(key, n);
+                    }
+                }
+            }
+        }
+        let mut n = 0;
+        for path in paths {
+            for unit in units {
+                for metric in metrics {
+                    n += 1;
+                    let expected = (n % 3 != 0).then_some(n);
+                    let got = baseline.allowance(path, unit, metric);
+                    assert_eq!(got, expected, "{path} {unit:?} {metric:?}");
+                }
+            }
+        }
+        assert_eq!(baseline.allowance("a/b", "f", Metric::FunctionLines), None);
+        for path in paths {
+            assert!(baseline.has_path(path), "{path}");
+        }
+        for path in ["a", "a/b", "a/b.r", "a/b.rs.", "b.rs", "", "z"] {
+            assert!(!baseline.has_path(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn allowances_for_one_file_keep_only_the_baselines_that_name_it() {
+        let entry = |path: &str, unit: &str, value| {
+            let metric = Metric::FunctionLines;
+            let (path, unit) = (path.to_string(), unit.to_string());
+            (EntryKey { path, unit, metric }, value)
+        };
+        let own = Baseline {
+            entries: [entry("src/new.rs", "f", 40), entry("src/z.rs", "g", 9)].into(),
+            ..Baseline::default()
+        };
+        let old = Baseline {
+            entries: [entry("src/old.rs", "f", 50)].into(),
+            ..Baseline::default()
+        };
+        let all = Allowances {
+            own: Some(&own),
+            renamed_from: Some(("src/old.rs", &old)),
+            accepted: Some(&own),
+        };
+        let renamed = all.for_file("src/new.rs");
+        assert!(renamed.own.is_some() && renamed.renamed_from.is_some());
+        assert!(renamed.accepted.is_some());
+        let f = Metric::FunctionLines;
+        assert_eq!(renamed.get("src/new.rs", "f", f), Some(50));
+        let other = Allowances {
+            renamed_from: None,
+            ..all
+        }
+        .for_file("src/a.rs");
+        assert!(other.own.is_none() && other.accepted.is_none());
+        let gone = Allowances {
+            renamed_from: Some(("src/gone.rs", &old)),
+            ..all
+        };
+        assert!(gone.for_file("src/new.rs").renamed_from.is_none());
+        assert_eq!(
+            gone.for_file("src/new.rs").get("src/new.rs", "f", f),
+            Some(40)
+        );
     }
 }

@@ -5,9 +5,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, Result};
 
+use crate::baseline::Allowances;
 use crate::cache::{self, Cache};
 use crate::commands::Workspace;
 use crate::judge::{self, Finding, Status, Verdict};
+use crate::limits::Limits;
 use crate::measure::{self, Options};
 use crate::model::{FileMeasure, FileOutcome, LeftOutReason, Metric, SkipReason, UnitKind};
 use crate::reason::FileReason;
@@ -85,24 +87,22 @@ impl MeasureReport {
         &'a self,
         file: &'a MeasuredFile,
     ) -> impl Iterator<Item = Option<Verdict>> + 'a {
-        let owner = self.owner(file);
         let m = &file.measure;
+        let judge = FileJudge::new(self.owner(file), &m.path);
         m.units
             .iter()
-            .map(move |u| verdict(owner?, &m.path, &u.name, u.kind.metric(), u.lines()))
+            .map(move |u| judge.verdict(&u.name, u.kind.metric(), u.lines()))
     }
 
     /// The verdicts on the file-level values of `file` (`file_lines`, `types_per_file`,
     /// `file_bytes`, `loaded_bytes`), where limited.
     pub fn file_verdicts(&self, file: &MeasuredFile) -> Vec<Verdict> {
-        let Some(owner) = self.owner(file) else {
-            return Vec::new();
-        };
         let m = &file.measure;
+        let judge = FileJudge::new(self.owner(file), &m.path);
         let name = m.file_name();
         m.file_values()
             .into_iter()
-            .filter_map(|(metric, value)| verdict(owner, &m.path, name, metric, value))
+            .filter_map(|(metric, value)| judge.verdict(name, metric, value))
             .collect()
     }
 
@@ -123,18 +123,29 @@ impl MeasureReport {
     }
 }
 
-/// The verdict on one value of the unit `unit` of `path` by its owner's terms; `None`
-/// where the metric has no limit.
-fn verdict(
-    owner: &ContextTerms,
-    path: &str,
-    unit: &str,
-    metric: Metric,
-    value: u64,
-) -> Option<Verdict> {
-    let allowance = owner.allowances().get(path, unit, metric);
-    let limits = owner.limits.as_ref()?.for_file(path, false);
-    judge::verdict(&limits, metric, value, allowance)
+/// One file's terms, read once for all its values: its own limits (its tier's, SPEC
+/// §8.1) and its context's allowances.
+struct FileJudge<'a> {
+    path: &'a str,
+    terms: Option<(Limits, Allowances<'a>)>,
+}
+
+impl<'a> FileJudge<'a> {
+    fn new(owner: Option<&'a ContextTerms>, path: &'a str) -> FileJudge<'a> {
+        let terms = owner.and_then(|o| {
+            let limits = o.limits.as_ref()?.for_file(path, false);
+            Some((limits, o.allowances().for_file(path)))
+        });
+        FileJudge { path, terms }
+    }
+
+    /// The verdict on one value of the unit `unit`; `None` where the metric has no
+    /// limit.
+    fn verdict(&self, unit: &str, metric: Metric, value: u64) -> Option<Verdict> {
+        let (limits, allowances) = self.terms.as_ref()?;
+        let allowance = allowances.get(self.path, unit, metric);
+        judge::verdict(limits, metric, value, allowance)
+    }
 }
 
 /// `measure --dump-tree FILE` (`file` relative to `cwd`): the syntax tree of one file and
@@ -231,10 +242,7 @@ impl MeasureReport {
             self.syntax_errors.push(format!("{}: {w}", m.path));
         }
         if let Some((owner, limits)) = owner.and_then(|o| Some((o, o.limits.as_ref()?))) {
-            let judged = judge::file(limits, &m.values(), &owner.allowances());
-            let past_limit = judged
-                .into_iter()
-                .filter(|f| f.verdict.status != Status::Ok);
+            let past_limit = judge::file_past(limits, &m.value_refs(), &owner.allowances());
             self.findings.extend(past_limit);
         }
         let limited = judge::limits_apply(owner.and_then(|o| o.limits.as_ref()), m.language);

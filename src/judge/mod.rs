@@ -206,13 +206,14 @@ fn judged<'v>(
     new: bool,
     keep: impl Fn(&Verdict) -> bool,
 ) -> Vec<Finding> {
-    let mut own: Option<(&str, Limits)> = None;
+    let mut own: Option<(&str, Limits, Allowances)> = None;
     values
         .filter_map(|v| {
-            if own.as_ref().is_none_or(|(path, _)| *path != v.path) {
-                own = Some((v.path, limits.for_file(v.path, new)));
+            if own.as_ref().is_none_or(|(path, _, _)| *path != v.path) {
+                let limits = limits.for_file(v.path, new);
+                own = Some((v.path, limits, allowances.for_file(v.path)));
             }
-            let file_limits = &own.as_ref()?.1;
+            let (_, file_limits, allowances) = own.as_ref()?;
             let allowance = allowances.get(v.path, v.unit, v.metric);
             let mut judged = verdict(file_limits, v.metric, v.value, allowance)?;
             if let Some(raised) = accepted_raise(allowances, &v, &judged) {
