@@ -1,4 +1,4 @@
-//! Git feed (SPEC §6): the only module that touches gix. It finds the gate's base (the
+//! Git feed (docs/src/reference/gate.md): the only module that touches gix. It finds the gate's base (the
 //! merge-base), lists what a branch changed against it, and reads files at a commit for
 //! the readers of contexts, limits and baselines.
 //!
@@ -6,7 +6,7 @@
 //! grafts). Nothing here runs a program: the repository's `filter.<driver>` sections (clean,
 //! smudge, process) and `diff.<driver>` sections (textconv, command) are dropped from the
 //! in-memory configuration when the repository is opened, so comparing the working tree
-//! reads files as they are on disk (SPEC §6 "Files").
+//! reads files as they are on disk (docs/src/reference/gate.md "Files").
 
 mod base;
 mod changes;
@@ -26,7 +26,7 @@ pub use commit_tree::TreeSource;
 pub use index::{blob_id, BlobId, IndexIds};
 pub use staged::IndexSource;
 
-/// The bases tried, in order, when the gate is given no `--base` (SPEC §6 step 1).
+/// The bases tried, in order, when the gate is given no `--base` (docs/src/reference/gate.md step 1).
 pub const DEFAULT_BASES: [&str; 5] = [
     "origin/HEAD",
     "origin/main",
@@ -150,7 +150,7 @@ impl Repo {
 
     /// Every file that differs between `base_commit`'s tree and the working tree:
     /// committed on the branch, staged, unstaged, untracked and not ignored; sorted by
-    /// path, one entry per path (SPEC §6 step 3).
+    /// path, one entry per path (docs/src/reference/gate.md step 3).
     pub fn changes(&self, base_commit: &str) -> Result<Vec<Change>> {
         let workdir = self.repo.workdir().ok_or_else(|| {
             anyhow!(
@@ -278,7 +278,7 @@ struct HistoryStep {
 
 /// Discovers the repository holding `dir` with replace refs (`git replace`) turned off,
 /// whatever its configuration or environment says: every object is read as stored
-/// (SPEC §6.1). gix never reads the deprecated `info/grafts` file.
+/// (docs/src/reference/gate.md#integrity). gix never reads the deprecated `info/grafts` file.
 fn open_as_stored(dir: &Path) -> Result<gix::Repository, gix::Error> {
     let no_replace =
         |options: gix::open::Options| options.config_overrides(["core.useReplaceRefs=false"]);

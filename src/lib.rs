@@ -38,7 +38,7 @@ use clap::ColorChoice;
 use crate::cli::{BaselineCommand, Command, Format, GateFormat, MeasureFormat};
 use crate::report::console::Console;
 
-/// The three exit codes of every command (SPEC §6).
+/// The three exit codes of every command (docs/src/reference/gate.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {
     /// Passed, or not judged.
@@ -108,7 +108,7 @@ pub fn run(cli: cli::Cli) -> Result<Exit> {
             )
     );
     if measures {
-        // A grammar that won't load is exit 2 naming it (SPEC §6), not a file skipped.
+        // A grammar that won't load is exit 2 naming it (docs/src/reference/gate.md), not a file skipped.
         measure::check_grammars()?;
     }
     match cli.command {

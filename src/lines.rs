@@ -1,6 +1,6 @@
 //! Line and byte arithmetic, for the readers and the measurer alike: a file's lines
-//! (SPEC §4: a line break is `\n`, `\r\n` or a lone `\r`), its LF-normalised bytes
-//! (SPEC §8), the BOM, and the lines that Rust test items take out of a file's count.
+//! (docs/src/reference/measurement.md: a line break is `\n`, `\r\n` or a lone `\r`), its LF-normalised bytes
+//! (docs/src/reference/documents.md), the BOM, and the lines that Rust test items take out of a file's count.
 //! Every reader that reports a line number counts lines as [`line_of`] does; the text a
 //! parser sees is `measure::parser_text`'s.
 
@@ -12,7 +12,7 @@ pub fn strip_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(BOM).unwrap_or(bytes)
 }
 
-/// A file's bytes as SPEC §8 counts them: when it is UTF-8, LF-normalised (a leading BOM
+/// A file's bytes as docs/src/reference/documents.md counts them: when it is UTF-8, LF-normalised (a leading BOM
 /// removed, every `\r\n` counted as one byte), so a Windows checkout measures the same
 /// as a Unix one; otherwise (a binary import) its raw length. The one byte counter of
 /// `file_bytes` and `loaded_bytes`.

@@ -9,22 +9,22 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::reason::{LeftOutReason, SkipReason, NAME_BUDGET_BYTES};
 
-/// A measured language, chosen by file extension (SPEC §4, §8).
+/// A measured language, chosen by file extension (docs/src/reference/measurement.md, docs/src/reference/documents.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Language {
     CSharp,
     Rust,
-    /// `.ts`, `.mts`, `.cts` and `.tsx` (SPEC §10).
+    /// `.ts`, `.mts`, `.cts` and `.tsx` (docs/src/reference/languages.md).
     TypeScript,
-    /// `.js`, `.jsx`, `.mjs`, `.cjs` (SPEC §10).
+    /// `.js`, `.jsx`, `.mjs`, `.cjs` (docs/src/reference/languages.md).
     JavaScript,
-    /// `.py` (SPEC §10).
+    /// `.py` (docs/src/reference/languages.md).
     Python,
-    /// `.go` (SPEC §10).
+    /// `.go` (docs/src/reference/languages.md).
     Go,
-    /// `.java` (SPEC §10).
+    /// `.java` (docs/src/reference/languages.md).
     Java,
-    /// Markdown documents: measured for `file_bytes` and `loaded_bytes` only (SPEC §8).
+    /// Markdown documents: measured for `file_bytes` and `loaded_bytes` only (docs/src/reference/documents.md).
     Markdown,
 }
 
@@ -98,7 +98,7 @@ impl UnitKind {
     }
 }
 
-/// A limited quantity: the keys of the closed list in SPEC §3 and §8 except
+/// A limited quantity: the keys of the closed list in docs/src/reference/limits.md and docs/src/reference/documents.md except
 /// `tolerance_percent`. Declared in the sorted order of their keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -143,7 +143,7 @@ impl Metric {
 
     /// Whether the metric applies to files of `language`: `file_bytes` to every file,
     /// `loaded_bytes` and `chain_bytes` to Markdown only, the line and type metrics to code
-    /// only (SPEC §8, §8.2).
+    /// only (docs/src/reference/documents.md, docs/src/reference/documents.md#chains).
     pub fn applies_to(self, language: Language) -> bool {
         match self {
             Metric::FileBytes => true,
@@ -163,7 +163,7 @@ impl fmt::Display for Metric {
     }
 }
 
-/// One declaration found in a file: a function-like or type-like unit (SPEC §4).
+/// One declaration found in a file: a function-like or type-like unit (docs/src/reference/measurement.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unit {
     /// The unit key: `PriceRules.Calculate`, `<Parser as Iterator>::next`, ...
@@ -187,7 +187,7 @@ pub struct FileMeasure {
     /// Repository-relative path with `/`.
     pub path: String,
     pub language: Language,
-    /// The file's lines (SPEC §4), less the lines of `#[cfg(test)]` items in Rust.
+    /// The file's lines (docs/src/reference/measurement.md), less the lines of `#[cfg(test)]` items in Rust.
     pub lines: u64,
     /// How many type declarations the file holds, nested ones included, impls not.
     pub types: u64,
@@ -199,21 +199,21 @@ pub struct FileMeasure {
     /// warnings, since every command sums these up in one line unless `-v`.
     #[serde(default)]
     pub syntax_errors: Option<String>,
-    /// The file's LF-normalised bytes: BOM removed, `\r\n` counted as one (SPEC §8).
+    /// The file's LF-normalised bytes: BOM removed, `\r\n` counted as one (docs/src/reference/documents.md).
     pub bytes: u64,
     /// What a Markdown file loads through its eager imports; `None` for code, and for a
     /// document measured without a source to resolve its imports in.
     pub loaded: Option<Loaded>,
     /// What a worker in a Markdown document's directory loads: the document's chain of
-    /// same-name documents up to the root (SPEC §8.2); `None` where `loaded` is.
+    /// same-name documents up to the root (docs/src/reference/documents.md#chains); `None` where `loaded` is.
     pub chain: Option<Chain>,
     /// The first line, inside a C# block comment, that begins with a preprocessor
     /// directive (`#endif`): the compiler may read code around it that the grammar reads
-    /// as comment, so the gate fails such a file where its base had none (SPEC §6.1).
+    /// as comment, so the gate fails such a file where its base had none (docs/src/reference/gate.md#integrity).
     pub directive_in_comment: Option<u32>,
 }
 
-/// What a Markdown document loads: itself and every file it imports eagerly (SPEC §8).
+/// What a Markdown document loads: itself and every file it imports eagerly (docs/src/reference/documents.md).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Loaded {
     /// `loaded_bytes`: the document's bytes plus those of every distinct file reached.
@@ -222,7 +222,7 @@ pub struct Loaded {
     pub imports: Vec<String>,
 }
 
-/// A Markdown document's chain (SPEC §8.2): it and every document of the same file name
+/// A Markdown document's chain (docs/src/reference/documents.md#chains): it and every document of the same file name
 /// (ASCII case-insensitive) in each directory above it, with all their imports.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Chain {
@@ -284,7 +284,7 @@ impl ValueRef<'_> {
 }
 
 impl FileMeasure {
-    /// The file's name, which names its file-level units (SPEC §4).
+    /// The file's name, which names its file-level units (docs/src/reference/measurement.md).
     pub fn file_name(&self) -> &str {
         crate::relpath::file_name(&self.path)
     }

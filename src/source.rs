@@ -1,6 +1,6 @@
 //! "A source of file contents": the readers of contexts, limits and baselines work over
 //! this trait, so the same code reads the working tree (`measure`, `limits`, `baseline`)
-//! and a commit's tree (`gate`, SPEC §6 "terms read at the base").
+//! and a commit's tree (`gate`, docs/src/reference/gate.md "terms read at the base").
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -22,14 +22,14 @@ pub trait FileSource: Sync {
 
     /// The files and symbolic links directly in the directory `dir` (the root is `""`),
     /// sorted by path; nothing when `dir` is no directory, or lies through a symbolic link
-    /// (a chain of SPEC §8.2 never follows one).
+    /// (a chain of docs/src/reference/documents.md#chains never follows one).
     fn names_in(&self, dir: &str) -> Result<Vec<Listed>>;
 
     /// A short description for messages: `working tree` or `commit 1a2b3c4`.
     fn describe(&self) -> String;
 
     /// What `path` names, without reading a file's contents where the source can tell
-    /// (the eager-import resolver of SPEC §8 asks before it reads). By default, from
+    /// (the eager-import resolver of docs/src/reference/documents.md asks before it reads). By default, from
     /// [`FileSource::read`]: a file, or nothing.
     fn entry(&self, path: &str) -> Result<Entry> {
         Ok(match self.read(path)? {

@@ -1,6 +1,6 @@
 //! The terms a context is judged by — its `context.yaml`, `principles.md` Limits and
 //! `structure-baseline.tsv` — read together from one [`FileSource`]: the working tree for
-//! `measure`, `limits` and `baseline`, the merge-base's tree for `gate` (SPEC §6 step 2).
+//! `measure`, `limits` and `baseline`, the merge-base's tree for `gate` (docs/src/reference/gate.md step 2).
 
 use anyhow::Result;
 
@@ -26,7 +26,7 @@ pub struct ContextTerms {
     /// Unknown keys of principles.md as `file:line: unknown key "x"` messages.
     pub unknown_keys: Vec<String>,
     pub baseline: Option<Baseline>,
-    /// The branch's baseline, read only by `gate --accept-growth` (SPEC §8.1).
+    /// The branch's baseline, read only by `gate --accept-growth` (docs/src/reference/documents.md#pins-and-tiers).
     pub branch_baseline: Option<Baseline>,
 }
 
@@ -55,14 +55,14 @@ pub struct Terms {
 
 impl Terms {
     /// What reading them warned of: the readers' warnings (duplicate baseline entries,
-    /// links not followed), then each context's unknown Limits keys (SPEC §3).
+    /// links not followed), then each context's unknown Limits keys (docs/src/reference/limits.md).
     pub fn all_warnings(&self) -> Vec<String> {
         let unknown = self.contexts.iter().flat_map(|c| c.unknown_keys.iter());
         self.warnings.iter().chain(unknown).cloned().collect()
     }
 
     /// Refuses unknown Limits keys, every one named (file, line, key, the nearest known
-    /// key): what `limits` validates and the baseline commands write down (SPEC §3).
+    /// key): what `limits` validates and the baseline commands write down (docs/src/reference/limits.md).
     pub fn refuse_unknown_keys(&self) -> Result<()> {
         let unknown: Vec<&str> = self
             .contexts
@@ -89,7 +89,7 @@ impl Terms {
     }
 }
 
-/// One tier of a context with the owned files that take it (SPEC §8.1), for `structgate
+/// One tier of a context with the owned files that take it (docs/src/reference/documents.md#pins-and-tiers), for `structgate
 /// limits` and the baseline commands.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TierFiles {
@@ -250,7 +250,7 @@ fn load_one(
 }
 
 /// A `principles.md` or baseline that is a symbolic link is not read (links are never
-/// followed, SPEC §4); say so, rather than let it pass for a missing file.
+/// followed, docs/src/reference/measurement.md); say so, rather than let it pass for a missing file.
 fn warn_of_link(
     source: &dyn FileSource,
     path: &str,

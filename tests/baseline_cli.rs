@@ -1,4 +1,4 @@
-//! `structgate baseline init|refresh` on scenario repositories (SPEC §5).
+//! `structgate baseline init|refresh` on scenario repositories (docs/src/reference/baseline.md).
 
 mod common;
 

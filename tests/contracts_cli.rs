@@ -1,4 +1,4 @@
-//! `structgate contracts` on scenario repositories (SPEC §9).
+//! `structgate contracts` on scenario repositories (docs/src/reference/contracts.md).
 
 mod common;
 

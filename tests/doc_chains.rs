@@ -1,4 +1,4 @@
-//! Chain budgets (SPEC §8.2): `chain_bytes` counts a document with every same-name
+//! Chain budgets (docs/src/reference/documents.md#chains): `chain_bytes` counts a document with every same-name
 //! document in the directories above it and all their imports, each distinct file once;
 //! the gate judges a document whose chain changed though the document did not.
 

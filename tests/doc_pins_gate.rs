@@ -1,4 +1,4 @@
-//! Seed 001's two guards end to end (SPEC §8.1): every document pinned at its size by
+//! Seed 001's two guards end to end (docs/src/reference/documents.md#pins-and-tiers): every document pinned at its size by
 //! `baseline init`, any growth failing the gate with its delta, a deliberate growth
 //! recorded by `baseline accept` within the band, honoured by `gate --accept-growth` only
 //! within the base's bands, new documents held to `new_file_bytes`, the first matching

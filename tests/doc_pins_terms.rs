@@ -1,4 +1,4 @@
-//! The terms of SPEC §8.1 — `pinned`, `new_file_bytes` and `tiers` — as the readers take
+//! The terms of docs/src/reference/documents.md#pins-and-tiers — `pinned`, `new_file_bytes` and `tiers` — as the readers take
 //! them: every bad value is exit 2 naming principles.md, the line and the key; `structgate
 //! limits` shows each tier with its files, values and bands, and warns of stale tiers;
 //! Project Specifics replaces `pinned` and `tiers` whole; a branch that loosens a tier or

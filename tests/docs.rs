@@ -1,4 +1,4 @@
-//! Document budgets (SPEC §8) through `measure`, `limits` and `baseline`: the fixtures of
+//! Document budgets (docs/src/reference/documents.md) through `measure`, `limits` and `baseline`: the fixtures of
 //! `fixtures/docs/` against `expected.tsv`, the JSON, text and TSV fields, and bad input.
 
 mod common;

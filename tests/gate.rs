@@ -1,4 +1,4 @@
-//! `structgate gate` on scenario repositories (SPEC §6).
+//! `structgate gate` on scenario repositories (docs/src/reference/gate.md).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! `structgate gate` and directory contracts (SPEC §6, §9): the directories a branch
+//! `structgate gate` and directory contracts (docs/src/reference/gate.md, docs/src/reference/contracts.md): the directories a branch
 //! touches are checked, with obligations read from the base's contracts.
 
 mod common;

@@ -1,4 +1,4 @@
-//! `structgate gate` on document budgets (SPEC §8): a document is judged for
+//! `structgate gate` on document budgets (docs/src/reference/documents.md): a document is judged for
 //! `loaded_bytes` when a file it imports eagerly changed, and moving prose into an
 //! imported file does not shrink what it loads.
 

@@ -1,4 +1,4 @@
-//! What the gate shows a reviewer besides its verdict (SPEC §6.1): every change a branch
+//! What the gate shows a reviewer besides its verdict (docs/src/reference/gate.md#integrity): every change a branch
 //! made to its own terms, marked loosens or tightens and never applied, and the baseline
 //! entries that can tighten — in text, JSON and `--pr-summary`.
 

@@ -1,4 +1,4 @@
-//! Source that reads one way to the compiler and another to a grammar (SPEC §4, §6.1): a
+//! Source that reads one way to the compiler and another to a grammar (docs/src/reference/measurement.md, docs/src/reference/gate.md#integrity): a
 //! branch can't hide code from the gate through C# directive text, top-level
 //! statements, Rust `cfg` strings, lone-CR line ends, extension case or deep YAML.
 

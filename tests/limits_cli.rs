@@ -1,4 +1,4 @@
-//! `structgate limits` and the configuration errors every command reports (SPEC §2, §3).
+//! `structgate limits` and the configuration errors every command reports (docs/src/reference/contexts.md, docs/src/reference/limits.md).
 
 mod common;
 

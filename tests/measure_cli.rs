@@ -1,4 +1,4 @@
-//! `structgate measure` as a user runs it (SPEC §4, §7).
+//! `structgate measure` as a user runs it (docs/src/reference/measurement.md, docs/src/reference/json.md#measure).
 
 mod common;
 

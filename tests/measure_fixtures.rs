@@ -1,5 +1,5 @@
 //! The measurer against hand-checked fixtures: for every file under `fixtures/measure/`,
-//! what SPEC §4 and §10 say measuring it gives — stated beside the code in the file's own
+//! what docs/src/reference/measurement.md and docs/src/reference/languages.md say measuring it gives — stated beside the code in the file's own
 //! `expect` lines (see [`stated`]), or for the C# and Rust files in
 //! `fixtures/measure/expected.tsv` — and one loop checks them all.
 

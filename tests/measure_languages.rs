@@ -1,5 +1,5 @@
 //! TypeScript and JavaScript through every command and output, as a user runs them
-//! (SPEC §10): the same judge, baseline and reports as C# and Rust.
+//! (docs/src/reference/languages.md): the same judge, baseline and reports as C# and Rust.
 
 mod common;
 

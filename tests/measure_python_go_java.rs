@@ -1,4 +1,4 @@
-//! Python, Go and Java through every command and output, as a user runs them (SPEC §10):
+//! Python, Go and Java through every command and output, as a user runs them (docs/src/reference/languages.md):
 //! the same judge, baseline and reports as the other languages.
 
 mod common;

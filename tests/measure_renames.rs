@@ -1,5 +1,5 @@
 //! `measure --check` after a rename carries what `baseline refresh` would move and the
-//! gate tolerates (SPEC §5): the entries of a file renamed since the baseline was last
+//! gate tolerates (docs/src/reference/baseline.md): the entries of a file renamed since the baseline was last
 //! changed, within the same context's baseline.
 
 mod common;

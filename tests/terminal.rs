@@ -297,7 +297,7 @@ fn baseline_init_draws_a_progress_bar_on_a_terminal_only() {
     many_rust_files(&s, 40);
     let terminal = on_terminal(&s, "baseline init --check", &[]);
     assert!(terminal.contains("measuring ["), "{terminal:?}");
-    // 40 Rust files and principles.md (Markdown is measured for its bytes, SPEC §8).
+    // 40 Rust files and principles.md (Markdown is measured for its bytes, docs/src/reference/documents.md).
     assert!(terminal.contains("/41 files"), "{terminal:?}");
     let piped = s.run(&["baseline", "init", "--check"]);
     assert_eq!(piped.stderr, "");

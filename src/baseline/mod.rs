@@ -1,4 +1,4 @@
-//! Stage 3 of the pipeline: the ratchet (SPEC §5). A [`Baseline`] and what its entries
+//! Stage 3 of the pipeline: the ratchet (docs/src/reference/baseline.md). A [`Baseline`] and what its entries
 //! tolerate ([`Allowances`], a renamed file's old entries among them); `tsv` reads and
 //! writes `structure-baseline.tsv`; `rules` holds what `baseline init` and `baseline
 //! refresh` write, deciding through the judge.
@@ -124,7 +124,7 @@ impl Baseline {
         Some(limits)
     }
 
-    /// The limits the header recorded for a file that now takes `tier` (SPEC §8.1): the
+    /// The limits the header recorded for a file that now takes `tier` (docs/src/reference/documents.md#pins-and-tiers): the
     /// header's `tier.NAME.KEY` values over its context values, or the context values
     /// alone for an untiered file. `None` without that header.
     pub fn recorded_for(&self, tier: Option<&str>) -> Option<Limits> {
@@ -143,7 +143,7 @@ impl Baseline {
     }
 }
 
-/// Where the entries that tolerate one file's values are recorded (SPEC §5, §6 step 3):
+/// Where the entries that tolerate one file's values are recorded (docs/src/reference/baseline.md, docs/src/reference/gate.md step 3):
 /// its own path in the baseline of the context that owns it and, for a renamed file,
 /// its old path in the baseline of the context that owned that.
 #[derive(Debug, Clone, Copy, Default)]
@@ -152,7 +152,7 @@ pub struct Allowances<'a> {
     /// The old path and its owner's baseline.
     pub renamed_from: Option<(&'a str, &'a Baseline)>,
     /// The branch's own baseline, read only under `gate --accept-growth`: its raised pins
-    /// are honoured within the base's bands (SPEC §8.1).
+    /// are honoured within the base's bands (docs/src/reference/documents.md#pins-and-tiers).
     pub accepted: Option<&'a Baseline>,
 }
 
@@ -180,7 +180,7 @@ impl<'a> Allowances<'a> {
 }
 
 /// The name a unit of the file at `from` has once the file is at `to`: a file-level unit
-/// is named by its file's name (SPEC §4), so it takes the new name; every other unit
+/// is named by its file's name (docs/src/reference/measurement.md), so it takes the new name; every other unit
 /// keeps its own.
 pub fn renamed_unit(unit: &str, metric: Metric, from: &str, to: &str) -> String {
     if metric.is_file_level() && unit == relpath::file_name(from) {

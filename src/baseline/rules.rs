@@ -1,4 +1,4 @@
-//! Stage 3 of the pipeline, the ratchet rules (SPEC §5): given a context's limits, its
+//! Stage 3 of the pipeline, the ratchet rules (docs/src/reference/baseline.md): given a context's limits, its
 //! owned directories and every value measured now, what `baseline init` and
 //! `baseline refresh` write. Pure; every status comes from the judge, by the same
 //! function the gate and `measure --check` judge a file with.
@@ -53,7 +53,7 @@ impl Changes {
     }
 }
 
-/// `baseline init` (SPEC §5, §8.1). Without `existing`: every value past its band, and
+/// `baseline init` (docs/src/reference/baseline.md, docs/src/reference/documents.md#pins-and-tiers). Without `existing`: every value past its band, and
 /// every value of a pinned metric at its current value, under a header of the current
 /// limits and `owned`. With `existing`: it is kept as it is (entries and `# measured
 /// with:`), except that such values in files that no directory of its `# owned:` holds
@@ -89,7 +89,7 @@ pub fn init(
     (baseline, changes)
 }
 
-/// `baseline refresh` (SPEC §5): the file only ever gets better. Entries of an old path
+/// `baseline refresh` (docs/src/reference/baseline.md): the file only ever gets better. Entries of an old path
 /// in `renames` (old path, new path) move to the new path first (file-level units are
 /// renamed with the file); then an entry still past the band stays at the lower of old
 /// and new value, any other entry is dropped, and a unit not yet listed is added only
@@ -141,7 +141,7 @@ pub fn refresh(
     (baseline, changes)
 }
 
-/// True when the limits the header recorded for the unit's file (its tier's, SPEC §8.1)
+/// True when the limits the header recorded for the unit's file (its tier's, docs/src/reference/documents.md#pins-and-tiers)
 /// had `value` within the band: a changed limit exposes it. Without a header, always.
 fn exposed(existing: &Baseline, limits: &Limits, key: &EntryKey, value: u64) -> bool {
     let tier = limits.tier_of(&key.path).map(|t| t.name.as_str());
@@ -150,7 +150,7 @@ fn exposed(existing: &Baseline, limits: &Limits, key: &EntryKey, value: u64) -> 
         .is_none_or(|old| !past_band(&old, key.metric, value))
 }
 
-/// The entries whose unit is still past the band (or pinned, SPEC §8.1), each at the
+/// The entries whose unit is still past the band (or pinned, docs/src/reference/documents.md#pins-and-tiers), each at the
 /// lower of its old and new value; the others (back within the band, gone, or no longer
 /// limited) are dropped, and those of paths outside `owned` are disowned.
 fn keep_still_past(
@@ -179,7 +179,7 @@ fn keep_still_past(
 }
 
 /// One entry `baseline accept` raises (or adds, `from` `None`): a pinned unit grown
-/// within its band (SPEC §8.1).
+/// within its band (docs/src/reference/documents.md#pins-and-tiers).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Raise {
     pub key: EntryKey,
@@ -203,7 +203,7 @@ pub struct Accepted {
     pub refused: Vec<Refusal>,
 }
 
-/// `baseline accept` (SPEC §8.1): every value of a pinned metric above its entry (or
+/// `baseline accept` (docs/src/reference/documents.md#pins-and-tiers): every value of a pinned metric above its entry (or
 /// without one) is raised to it when within its band and refused past it. The baseline
 /// with the raises, and what was decided; with any refusal the caller writes nothing.
 /// Entries of metrics that are not pinned are never raised.

@@ -1,5 +1,5 @@
 //! Stage 3 of the pipeline, on disk: reads and writes `structure-baseline.tsv`
-//! (SPEC §5). Parsing is strict (every malformed line is an error naming `file:line`);
+//! (docs/src/reference/baseline.md). Parsing is strict (every malformed line is an error naming `file:line`);
 //! rendering is canonical (the same baseline always gives the same bytes).
 
 use std::collections::BTreeMap;
@@ -15,7 +15,7 @@ use crate::model::Metric;
 #[cfg(test)]
 mod tests;
 
-/// The first line of every baseline file (SPEC §5).
+/// The first line of every baseline file (docs/src/reference/baseline.md).
 pub const TITLE: &str = "# path\tunit\tmetric\tvalue \u{2014} units over their Limits when measured, each tolerated up to its value";
 /// The `# measured with:` keys that are not metrics.
 pub const TOLERANCE_KEY: &str = "tolerance_percent";
@@ -305,7 +305,7 @@ fn unescape(field: &str) -> Result<String, String> {
     Ok(out)
 }
 
-/// Escapes `\` tab LF CR as `\\` `\t` `\n` `\r` (SPEC §5).
+/// Escapes `\` tab LF CR as `\\` `\t` `\n` `\r` (docs/src/reference/baseline.md).
 pub fn escape(field: &str) -> String {
     let mut out = String::with_capacity(field.len());
     for c in field.chars() {

@@ -1,4 +1,4 @@
-//! `structgate baseline accept PATH...` (SPEC §8.1): records a deliberate growth of
+//! `structgate baseline accept PATH...` (docs/src/reference/documents.md#pins-and-tiers): records a deliberate growth of
 //! pinned units, within their bands, measured through the same path as `measure`; all or
 //! nothing, written atomically.
 

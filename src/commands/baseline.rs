@@ -96,7 +96,7 @@ pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<B
     let ws = Workspace::open(&request.cwd)?;
     let (terms, _) = ws.terms(&request.cwd, &request.contexts)?;
     // The baseline's header writes the terms down: a misspelt key would be recorded
-    // as a missing limit (SPEC §3).
+    // as a missing limit (docs/src/reference/limits.md).
     terms.refuse_unknown_keys()?;
     let mut warnings = terms.all_warnings();
     let cache = Cache::open_for_tree(ws.repo.as_ref(), request.cache);
@@ -244,7 +244,7 @@ fn decide(
 
 /// True when the baseline file's bytes are the canonical rendering of what was read from
 /// it (no duplicate entries, sorted, LF, the header as written): `refresh` rewrites any
-/// other file, even when no entry changes (SPEC §5).
+/// other file, even when no entry changes (docs/src/reference/baseline.md).
 fn is_canonical(ws: &Workspace, baseline_path: &str, read: Option<&Baseline>) -> Result<bool> {
     let Some(read) = read else {
         return Ok(true);

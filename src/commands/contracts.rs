@@ -1,4 +1,4 @@
-//! `structgate contracts [PATH...]` (SPEC §9): list the working tree, then check every
+//! `structgate contracts [PATH...]` (docs/src/reference/contracts.md): list the working tree, then check every
 //! directory under the paths that lies in a managed tree.
 
 use std::path::PathBuf;

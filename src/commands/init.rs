@@ -16,7 +16,7 @@ mod sources;
 
 pub use sources::{Found, Project};
 
-/// The Limits `init` writes: seed 000's own example (`function_lines: 55`,
+/// The Limits `init` writes: the guide's own example (`function_lines: 55`,
 /// `tolerance_percent: 25`) and a default for every other code metric (README "structgate
 /// init").
 pub const DEFAULT_LIMITS: [(&str, u64); 5] = [

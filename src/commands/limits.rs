@@ -13,7 +13,7 @@ pub struct Request {
     pub contexts: Vec<PathBuf>,
 }
 
-/// The terms, with the owned files each tier takes (SPEC §8.1).
+/// The terms, with the owned files each tier takes (docs/src/reference/documents.md#pins-and-tiers).
 pub struct LimitsReport {
     pub terms: Terms,
     /// Per context, in the order of `terms.contexts`, its tiers and their files.

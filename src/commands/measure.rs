@@ -123,8 +123,7 @@ impl MeasureReport {
     }
 }
 
-/// One file's terms, read once for all its values: its own limits (its tier's, SPEC
-/// §8.1) and its context's allowances.
+/// One file's terms, read once for all its values: its own limits (its tier's, docs/src/reference/documents.md#pins-and-tiers) and its context's allowances.
 struct FileJudge<'a> {
     path: &'a str,
     terms: Option<(Limits, Allowances<'a>)>,
@@ -266,7 +265,7 @@ impl MeasureReport {
 
 /// Each baseline as `baseline refresh` would move it: the entries of a file renamed since
 /// the baseline was last changed tolerate it at its new path, so `measure --check` agrees
-/// with the gate and with what the refresh will write (SPEC §5).
+/// with the gate and with what the refresh will write (docs/src/reference/baseline.md).
 fn carry_renames(ws: &Workspace, terms: &mut Terms) -> Result<()> {
     for ctx in terms.contexts.iter_mut().filter(|c| c.limits.is_some()) {
         let renames = ws.baseline_renames(ctx)?;

@@ -92,7 +92,7 @@ impl Workspace {
 
     /// The files renamed or moved since the commit that last changed `ctx`'s baseline
     /// file, (old path, new path): what [`crate::judge::carried`] moves its entries by,
-    /// for `baseline refresh` and `measure --check` alike (SPEC §5). History is read only
+    /// for `baseline refresh` and `measure --check` alike (docs/src/reference/baseline.md). History is read only
     /// when some entry's path is gone from the working tree (a rename's old path always
     /// is): a baseline of files all still there costs one look at each path.
     pub fn baseline_renames(&self, ctx: &ContextTerms) -> Result<Vec<(String, String)>> {

@@ -1,4 +1,4 @@
-//! Stage 0 of the pipeline: `context.yaml` discovery and file ownership (SPEC §2).
+//! Stage 0 of the pipeline: `context.yaml` discovery and file ownership (docs/src/reference/contexts.md).
 //! Reads through a [`FileSource`], so the gate can read the base commit's tree.
 
 mod path;

@@ -1,4 +1,4 @@
-//! Stage 0 helper: lexical normalisation of the paths a `context.yaml` names (SPEC §2).
+//! Stage 0 helper: lexical normalisation of the paths a `context.yaml` names (docs/src/reference/contexts.md).
 
 /// Why a path cannot name a directory of the repository.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! Stage 0: one `context.yaml`, read raw through `crate::yaml`, then validated into a
-//! [`Context`] (SPEC §2). An empty document (or `null`) reads as an empty mapping.
+//! [`Context`] (docs/src/reference/contexts.md). An empty document (or `null`) reads as an empty mapping.
 
 use std::fmt;
 
@@ -43,7 +43,7 @@ const META_KEYS: &[&str] = &["name", "workdir"];
 
 /// A warning for each key of `file` one slip away from a key structgate reads
 /// (`source:` for `sources:`, `Meta:`, `work_dir:` under `meta`, `workdir:` outside it),
-/// naming the line and the key meant; other tools' keys are left alone (SPEC §2).
+/// naming the line and the key meant; other tools' keys are left alone (docs/src/reference/contexts.md).
 pub fn near_misses(file: &str, text: &str) -> Vec<String> {
     let mut out = Vec::new();
     if let Ok(crate::yaml::FlatDoc::Mapping(entries)) = crate::yaml::read_flat(text) {

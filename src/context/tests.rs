@@ -1,4 +1,4 @@
-//! Tests of context discovery and ownership: every rule of SPEC §2.
+//! Tests of context discovery and ownership: every rule of docs/src/reference/contexts.md.
 
 use super::*;
 use crate::source::MemorySource;

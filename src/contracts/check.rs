@@ -1,4 +1,4 @@
-//! The rules of SPEC §9 over the READMEs read: which tree a directory belongs to, whether
+//! The rules of docs/src/reference/contracts.md over the READMEs read: which tree a directory belongs to, whether
 //! it is under obligation (nearest ancestor contract that declares
 //! `children.require_contract`, default true), narrowing only, and the findings.
 
@@ -38,7 +38,7 @@ struct Known {
 }
 
 /// Checks the working tree's directories `dirs` (others are ignored): each one inside a
-/// managed tree is judged by the rules of SPEC §9. With a `base`, a directory whose
+/// managed tree is judged by the rules of docs/src/reference/contracts.md. With a `base`, a directory whose
 /// README is a contract at the base still counts as holding one, and obligations come
 /// from the base version of every contract the base holds (the gate).
 pub fn check(work: Side<'_>, base: Option<Side<'_>>, dirs: &[String]) -> Result<Outcome> {

@@ -1,4 +1,4 @@
-//! Directory contracts (SPEC §9), a reader beside the pipeline: every directory of a
+//! Directory contracts (docs/src/reference/contracts.md), a reader beside the pipeline: every directory of a
 //! managed tree carries a `README.md` whose front matter holds `schema: context/v1`.
 //!
 //! Readers work over a [`FileSource`](crate::source::FileSource) plus its listing, so the
@@ -17,7 +17,7 @@ mod schema;
 pub use check::{check, Side};
 pub use listing::{is_readme, work_entries, Listing};
 
-/// The six finding classes, in the order SPEC §9 lists them.
+/// The six finding classes, in the order docs/src/reference/contracts.md lists them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Class {
     MissingContract,
@@ -87,7 +87,7 @@ impl Outcome {
         self.trees.iter().map(|t| t.contracts).sum()
     }
 
-    /// `1` with any finding, else `0` (SPEC §9).
+    /// `1` with any finding, else `0` (docs/src/reference/contracts.md).
     pub fn exit(&self) -> crate::Exit {
         if self.findings.is_empty() {
             crate::Exit::Pass

@@ -1,4 +1,4 @@
-//! A contract's front matter, validated against the closed key list of SPEC §9: read raw
+//! A contract's front matter, validated against the closed key list of docs/src/reference/contracts.md: read raw
 //! as a flat mapping through `crate::yaml` (which refuses alias bombs and oversized
 //! documents), then checked key by key. Lines are README.md lines: the YAML starts on
 //! line 2, after the opening `---`.

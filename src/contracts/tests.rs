@@ -1,4 +1,4 @@
-//! Tests of directory contracts (SPEC §9): front matter, keys, listing, and the rules.
+//! Tests of directory contracts (docs/src/reference/contracts.md): front matter, keys, listing, and the rules.
 
 use super::front::{front_matter, Front};
 use super::readme::parse;

@@ -1,4 +1,4 @@
-//! The gate's base (SPEC §6 step 1, §6.1 "the branch is never its own base"): the
+//! The gate's base (docs/src/reference/gate.md step 1, docs/src/reference/gate.md#integrity "the branch is never its own base"): the
 //! merge-base of HEAD with the first base that shares history with it, never a default
 //! base that is the current branch itself or its own remote-tracking ref, and never newer
 //! than the `--start` commit. Commits are read as stored: no commit-graph file (which the
@@ -17,7 +17,7 @@ type Graph<'a, 'c> = gix::revwalk::Graph<
     gix::revwalk::graph::Commit<gix::revision::plumbing::merge_base::Flags>,
 >;
 
-/// How the base of a gate run was found (SPEC §6 step 1).
+/// How the base of a gate run was found (docs/src/reference/gate.md step 1).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BaseResolution {
     /// `commit` (full hex id) is the base. `via` is the revision as given that produced
@@ -52,16 +52,16 @@ pub struct BaseTrial {
     pub outcome: BaseOutcome,
 }
 
-/// What became of one base tried (SPEC §6 step 1).
+/// What became of one base tried (docs/src/reference/gate.md step 1).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BaseOutcome {
     /// Its merge-base with HEAD (full hex id) is the base.
     Taken { merge_base: String },
     /// Its merge-base with HEAD is not an ancestor of the `--start` commit, which is the
-    /// base instead (SPEC §6.1).
+    /// base instead (docs/src/reference/gate.md#integrity).
     NewerThanStart { merge_base: String },
     /// A default base that resolves to `name`, the current branch or its own
-    /// remote-tracking ref: never the branch's own base (SPEC §6.1).
+    /// remote-tracking ref: never the branch's own base (docs/src/reference/gate.md#integrity).
     OwnBranch { name: String },
     /// Names no commit in the repository.
     NotFound,
@@ -72,7 +72,7 @@ pub enum BaseOutcome {
 }
 
 impl Repo {
-    /// SPEC §6 step 1 and §6.1: the merge-base of HEAD with the first of `bases` (or,
+    /// docs/src/reference/gate.md step 1 and docs/src/reference/gate.md#integrity: the merge-base of HEAD with the first of `bases` (or,
     /// when empty, [`DEFAULT_BASES`] other than the branch's own refs) that resolves to a
     /// commit and shares history with HEAD. With `start`, that merge-base only when it is
     /// an ancestor of `start` (or `start` itself), and `start` otherwise.

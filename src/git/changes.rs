@@ -1,4 +1,4 @@
-//! The changed files of a gate run (SPEC §6 step 3): the base tree against the index
+//! The changed files of a gate run (docs/src/reference/gate.md step 3): the base tree against the index
 //! (leg 1, gix's tree-index status with rename tracking) and the index against the
 //! working tree by raw bytes (leg 2, `super::worktree`); the two legs are then merged by
 //! path into one final state per path.

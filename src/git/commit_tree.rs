@@ -1,5 +1,5 @@
 //! Files at a commit: the "terms" of a gate run are read from the base commit's tree
-//! (SPEC §6 step 2) through the same [`FileSource`] trait the working tree uses.
+//! (docs/src/reference/gate.md step 2) through the same [`FileSource`] trait the working tree uses.
 
 use std::sync::OnceLock;
 
@@ -51,7 +51,7 @@ impl TreeSource {
     }
 
     /// Every regular file and symbolic link of the tree whose path is UTF-8, sorted by
-    /// path (submodules and directories are not entries). Directory contracts (SPEC §9)
+    /// path (submodules and directories are not entries). Directory contracts (docs/src/reference/contracts.md)
     /// list a tree with it. A path that isn't UTF-8 is left out: nothing can name it.
     pub fn entries(&self) -> Result<Vec<Listed>> {
         Ok(self.listing()?.entries.clone())

@@ -1,4 +1,4 @@
-//! Renames across the two status legs (SPEC §6 step 3). Each leg finds the moves it can
+//! Renames across the two status legs (docs/src/reference/gate.md step 3). Each leg finds the moves it can
 //! see, but a move split between them — `mv a b && git add b` (b staged, a deleted only
 //! in the working tree), or `git rm --cached a` with `a`'s content untracked elsewhere —
 //! leaves a deleted and an added file. This pass pairs those the way gix pairs renames:
@@ -61,7 +61,7 @@ pub(super) fn settle(repo: &gix::Repository, workdir: &Path, pending: &mut Pendi
     pair_leftovers(repo, workdir, pending)
 }
 
-/// A rename is honoured only when its old path is gone from the working tree (SPEC §6.1):
+/// A rename is honoured only when its old path is gone from the working tree (docs/src/reference/gate.md#integrity):
 /// with a file there again (`git mv a b`, then a copy put back at `a`), the new path is a
 /// copy, new on the branch and without allowance, and the old path is judged as it is (or
 /// not at all when it holds the base's bytes).

@@ -1,4 +1,4 @@
-//! `gate --staged` (SPEC §6.1 "the commit is what counts"): the index as a
+//! `gate --staged` (docs/src/reference/gate.md#integrity "the commit is what counts"): the index as a
 //! [`FileSource`], each file read from its staged blob, so the gate judges what the
 //! commit will hold rather than the working copy.
 

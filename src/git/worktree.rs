@@ -1,4 +1,4 @@
-//! Leg 2 of the listing (SPEC §6 step 3, §6.1 "git attributes and config change
+//! Leg 2 of the listing (docs/src/reference/gate.md step 3, docs/src/reference/gate.md#integrity "git attributes and config change
 //! nothing"): the index against the working tree, by the working tree's raw bytes.
 //!
 //! No attribute converts a file (`working-tree-encoding`, `eol`, `text`, `ident`,

@@ -1,4 +1,4 @@
-//! Which allowances a renamed file carries in its own context's baseline (SPEC §5): the
+//! Which allowances a renamed file carries in its own context's baseline (docs/src/reference/baseline.md): the
 //! one rule `baseline refresh` writes and `measure --check` judges by.
 
 use std::collections::BTreeMap;

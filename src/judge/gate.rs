@@ -1,4 +1,4 @@
-//! The gate's decisions (SPEC §6): which contexts it judges, one verdict per unit when
+//! The gate's decisions (docs/src/reference/gate.md): which contexts it judges, one verdict per unit when
 //! sandboxes saw it twice, and what the run comes to.
 
 use std::collections::BTreeMap;
@@ -41,7 +41,7 @@ impl GateStatus {
 }
 
 /// Why the gate doesn't judge a context: it needs Limits and a baseline at the base
-/// (SPEC §5, §6); `None` when it judges it.
+/// (docs/src/reference/baseline.md, docs/src/reference/gate.md); `None` when it judges it.
 pub fn unjudged(context: &ContextTerms) -> Option<NotJudgedReason> {
     match (&context.limits, &context.baseline) {
         (None, _) => Some(NotJudgedReason::ContextWithoutLimits),
@@ -51,7 +51,7 @@ pub fn unjudged(context: &ContextTerms) -> Option<NotJudgedReason> {
 }
 
 /// One finding per unit and metric, at the worse of the values judged (sandboxes of one
-/// repository see a unit once each, SPEC §6 step 5; a file's same-named units are one),
+/// repository see a unit once each, docs/src/reference/gate.md step 5; a file's same-named units are one),
 /// the worse status breaking a tie; sorted by path, unit and metric.
 pub fn worst(findings: impl IntoIterator<Item = Finding>) -> Vec<Finding> {
     let mut worst: BTreeMap<(String, String, Metric), Finding> = BTreeMap::new();

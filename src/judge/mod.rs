@@ -20,7 +20,7 @@ pub use carry::carried;
 pub use gate::{gate_status, unjudged, worst, GateStatus};
 pub use review::{loosens, tightenable};
 
-/// How one value stands against its context's limits and baseline (SPEC §3, §5).
+/// How one value stands against its context's limits and baseline (docs/src/reference/limits.md, docs/src/reference/baseline.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
@@ -52,7 +52,7 @@ impl Status {
 
 /// A judged value without its names: the metric, the numbers it was judged by, and the
 /// status. JSON: `"metric", "value", "limit", "band", "baseline"` (the status is not
-/// part of SPEC §6's finding).
+/// part of docs/src/reference/gate.md's finding).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Verdict {
     pub metric: Metric,
@@ -64,10 +64,10 @@ pub struct Verdict {
     pub baseline: Option<u64>,
     #[serde(skip)]
     pub status: Status,
-    /// The metric is pinned (SPEC §8.1): its entry holds the unit at its value.
+    /// The metric is pinned (docs/src/reference/documents.md#pins-and-tiers): its entry holds the unit at its value.
     #[serde(skip)]
     pub pinned: bool,
-    /// The branch's own raise of the pin, honoured under `--accept-growth` (SPEC §8.1).
+    /// The branch's own raise of the pin, honoured under `--accept-growth` (docs/src/reference/documents.md#pins-and-tiers).
     #[serde(skip)]
     pub accepted: Option<Growth>,
 }
@@ -81,7 +81,7 @@ pub struct Growth {
 }
 
 impl Verdict {
-    /// A pinned unit grown past its pin while within its band (SPEC §8.1): an excess
+    /// A pinned unit grown past its pin while within its band (docs/src/reference/documents.md#pins-and-tiers): an excess
     /// that only the pin makes one.
     pub fn pin_growth(&self) -> bool {
         self.pinned
@@ -100,7 +100,7 @@ pub struct Lines {
     pub end: u32,
 }
 
-/// A judged unit (or the file itself): where it is, and its verdict. JSON: SPEC §6's
+/// A judged unit (or the file itself): where it is, and its verdict. JSON: docs/src/reference/gate.md's
 /// finding, `{"path", "unit", "metric", "value", "limit", "band", "baseline",
 /// "start_line", "end_line"}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -160,7 +160,7 @@ pub fn verdict(
     })
 }
 
-/// The branch's raise of a pin that `--accept-growth` honours (SPEC §8.1): an entry of a
+/// The branch's raise of a pin that `--accept-growth` honours (docs/src/reference/documents.md#pins-and-tiers): an entry of a
 /// pinned metric in the branch's baseline above the base's, within the band the base's
 /// terms give the unit.
 fn accepted_raise(allowances: &Allowances, v: &ValueRef, base: &Verdict) -> Option<u64> {
@@ -176,7 +176,7 @@ pub fn past_band(limits: &Limits, metric: Metric, value: u64) -> bool {
 
 /// Judges the values of a file (or of several) by `limits`, each with what `allowances`
 /// tolerate for it: its own path's entry and, for a renamed file, its old path's. Each
-/// file is judged by its own limits (its tier's, SPEC §8.1). A value whose metric has no
+/// file is judged by its own limits (its tier's, docs/src/reference/documents.md#pins-and-tiers). A value whose metric has no
 /// limit gives no finding.
 pub fn file(limits: &Limits, values: &[UnitValue], allowances: &Allowances) -> Vec<Finding> {
     let values = values.iter().map(UnitValue::as_ref);
@@ -184,7 +184,7 @@ pub fn file(limits: &Limits, values: &[UnitValue], allowances: &Allowances) -> V
 }
 
 /// [`file`] for the values of a file new since the base: its `file_bytes` is judged
-/// against the new-file limit (SPEC §8.1).
+/// against the new-file limit (docs/src/reference/documents.md#pins-and-tiers).
 pub fn new_file(limits: &Limits, values: &[UnitValue], allowances: &Allowances) -> Vec<Finding> {
     let values = values.iter().map(UnitValue::as_ref);
     judged(limits, values, allowances, true, |_| true)
@@ -237,7 +237,7 @@ fn judged<'v>(
 }
 
 /// True when `limits` limit a metric that applies to files of `language`: a context with
-/// only code limits judges no Markdown (SPEC §8), and the reverse.
+/// only code limits judges no Markdown (docs/src/reference/documents.md), and the reverse.
 pub fn limits_apply(limits: Option<&Limits>, language: Language) -> bool {
     limits.is_some_and(|limits| {
         Metric::ALL
@@ -248,8 +248,8 @@ pub fn limits_apply(limits: Option<&Limits>, language: Language) -> bool {
 
 /// True when `baseline refresh` would lower or drop the entry that tolerates a judged
 /// value: the value is below the entry (still past the band) or back within its band
-/// (SPEC §6.1 "baseline can tighten"). A pin within the band is kept, so only a value
-/// below it tightens (SPEC §8.1).
+/// (docs/src/reference/gate.md#integrity "baseline can tighten"). A pin within the band is kept, so only a value
+/// below it tightens (docs/src/reference/documents.md#pins-and-tiers).
 pub fn can_tighten(verdict: &Verdict) -> bool {
     verdict.baseline.is_some_and(|entry| {
         verdict.value < entry || (!verdict.pinned && verdict.value <= verdict.band)

@@ -1,4 +1,4 @@
-//! What a branch did to its own terms, for the reviewer (SPEC §6.1): whether a change of
+//! What a branch did to its own terms, for the reviewer (docs/src/reference/gate.md#integrity): whether a change of
 //! a term loosens the terms it is judged by, and whether a judged unit's baseline entry
 //! can tighten that the branch hasn't already tightened.
 
@@ -6,7 +6,7 @@ use super::{can_tighten, Finding};
 use crate::terms::diff::{Term, TermChange, TermValue};
 
 /// Whether a change of a term from `from` to `to` (`None`: that side doesn't have it)
-/// loosens the terms a branch is judged by (SPEC §6.1): a raised or removed limit, a
+/// loosens the terms a branch is judged by (docs/src/reference/gate.md#integrity): a raised or removed limit, a
 /// raised tolerance, a removed `sources` entry or context, one added that takes over
 /// directories another context owned, a removed baseline, an added or raised baseline
 /// entry, `children.require_contract` lowered (true, then unset, then false), a raised or

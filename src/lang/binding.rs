@@ -1,4 +1,4 @@
-//! Bindings as data for the generic walk (stage 2, SPEC §10 "Bindings"): the node kinds
+//! Bindings as data for the generic walk (stage 2, docs/src/reference/languages.md "Bindings"): the node kinds
 //! that bind a name to a value (`const f = ...`, `key: ...`, `a.b = ...`), and what a
 //! bound value becomes — a function unit, a type unit or a naming scope — by its kind.
 //! Any language declares its [`Bindings`]; C# and Rust have none.

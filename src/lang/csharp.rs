@@ -1,5 +1,5 @@
 //! C# for the measurer (stage 2): the declaration kinds that are units and their names
-//! (SPEC §4): enclosing types joined with `.`, no namespace, no generic parameters.
+//! (docs/src/reference/measurement.md): enclosing types joined with `.`, no namespace, no generic parameters.
 //! A declaration named by a reserved keyword is error recovery's guess (`#if` splitting
 //! `else if (...) {...}` reads as a local function `if`), not a unit.
 

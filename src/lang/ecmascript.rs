@@ -1,4 +1,4 @@
-//! What TypeScript and JavaScript share for the measurer (stage 2, SPEC §10): the
+//! What TypeScript and JavaScript share for the measurer (stage 2, docs/src/reference/languages.md): the
 //! function and class kinds, the bindings (declarators, fields, properties, assignments,
 //! `export default`), how a unit is named, and the test and generated paths left out.
 //! `typescript.rs` and `javascript.rs` pick from these.
@@ -182,7 +182,7 @@ pub fn name_of(node: Node, src: &[u8]) -> Option<String> {
     Some(name).filter(|n| !n.is_empty())
 }
 
-/// The path rule that leaves a TypeScript or JavaScript file out (SPEC §10): test, mock
+/// The path rule that leaves a TypeScript or JavaScript file out (docs/src/reference/languages.md): test, mock
 /// and dependency directories, test and spec files, declaration files, minified files.
 pub fn left_out(dirs: &[&str], file: &str) -> Option<LeftOutReason> {
     let dir = dirs.iter().find_map(|dir| {

@@ -1,4 +1,4 @@
-//! Go for the measurer (stage 2, SPEC §10): `.go`. Functions, methods (named by their
+//! Go for the measurer (stage 2, docs/src/reference/languages.md): `.go`. Functions, methods (named by their
 //! receiver's base type: `func (p *Parser[T]) Next()` is `Parser.Next`) and interface
 //! method specs are function units; a type spec or alias whose type is a struct or an
 //! interface is a type unit, starting at `type` when its declaration is not a
@@ -165,7 +165,7 @@ fn strip_cr(comment: &str) -> String {
     out
 }
 
-/// The path rule that leaves a Go file out (SPEC §10): `testdata` and `vendor`
+/// The path rule that leaves a Go file out (docs/src/reference/languages.md): `testdata` and `vendor`
 /// directories (exact names) and `*_test.go` files.
 pub fn left_out(dirs: &[&str], file: &str) -> Option<LeftOutReason> {
     let dir = dirs.iter().find_map(|dir| match *dir {

@@ -1,4 +1,4 @@
-//! Java for the measurer (stage 2, SPEC §10): `.java`. Methods (with or without a body),
+//! Java for the measurer (stage 2, docs/src/reference/languages.md): `.java`. Methods (with or without a body),
 //! constructors, compact record constructors and annotation type elements are function
 //! units; classes, interfaces, enums, records and `@interface`s are type units. An enum
 //! constant's body is a scope named by the constant (`Op.PLUS.apply`), and so is a field
@@ -99,7 +99,7 @@ fn declare(node: Node, src: &[u8]) -> Option<Decl> {
     Some(Decl::unit(unit_kind, name))
 }
 
-/// The path rule that leaves a Java file out (SPEC §10): directories named `test` or
+/// The path rule that leaves a Java file out (docs/src/reference/languages.md): directories named `test` or
 /// `tests` in any case (Maven's and Gradle's `src/test/`).
 pub fn left_out(dirs: &[&str], _file: &str) -> Option<LeftOutReason> {
     dirs.iter()

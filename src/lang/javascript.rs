@@ -1,4 +1,4 @@
-//! JavaScript for the measurer (stage 2, SPEC §10): `.js`, `.jsx`, `.mjs`, `.cjs`, each
+//! JavaScript for the measurer (stage 2, docs/src/reference/languages.md): `.js`, `.jsx`, `.mjs`, `.cjs`, each
 //! parsed with JSX. Function declarations, generators, methods, accessors and the
 //! functions bound to a name (`ecmascript.rs`); only `class` is a type unit.
 

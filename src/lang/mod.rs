@@ -1,5 +1,5 @@
 //! Per-language data for the measurer (stage 2 of the pipeline): which node kinds are
-//! units and how they are named (SPEC §4, §10). One file per language; the walk in
+//! units and how they are named (docs/src/reference/measurement.md, docs/src/reference/languages.md). One file per language; the walk in
 //! `crate::measure` is generic over [`Lang`], and reads the [`Bindings`] and parent
 //! spans a language declares as data.
 
@@ -49,7 +49,7 @@ pub enum Role {
     /// A decorator: where it is a sibling before its declaration (TypeScript's `@Input()`
     /// in a class body, `@Component(...)` before `export class`) the unit starts at it,
     /// as at an attribute; what it holds is walked as code, named inside the
-    /// declaration it decorates (SPEC §10).
+    /// declaration it decorates (docs/src/reference/languages.md).
     Decorator,
     /// A node that binds a name to a value (see [`Binder`]): a unit or scope when its
     /// value is one of the [`Bindings`] kinds.
@@ -83,8 +83,7 @@ pub struct KindInfo {
 }
 
 /// Code written outside every declaration that forms one function unit of its own: C#
-/// top-level statements, which the compiler makes into a method named `<Main>$` (SPEC
-/// §4). The unit runs from the first statement to the last one seen before the first
+/// top-level statements, which the compiler makes into a method named `<Main>$` (docs/src/reference/measurement.md). The unit runs from the first statement to the last one seen before the first
 /// [`EntryRole::End`] node (the walk visits nodes in source order); it is no scope, so a
 /// function among the statements is named by its own name.
 pub struct EntryPoint {
@@ -181,7 +180,7 @@ pub struct Lang {
     pub comment_directive_line: Option<fn(&str) -> Option<usize>>,
     /// Top-level code that is a unit of its own, if the language has any.
     pub entry_point: Option<EntryPoint>,
-    /// The language's own generated-file marker, beside §4's header rule: the marker as
+    /// The language's own generated-file marker, beside docs/src/reference/measurement.md's header rule: the marker as
     /// shown and its 1-based line in a file's text, if the file carries it (Go's
     /// `// Code generated ... DO NOT EDIT.` before `package`, as `ast.IsGenerated` reads
     /// it).

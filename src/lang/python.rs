@@ -1,4 +1,4 @@
-//! Python for the measurer (stage 2, SPEC §10): `.py`. `def` and `async def` at any depth
+//! Python for the measurer (stage 2, docs/src/reference/languages.md): `.py`. `def` and `async def` at any depth
 //! are function units, `class` is a type unit, each a scope joined with `.`
 //! (`Outer.Inner.run`, `outer.inner`). A unit starts at its first decorator and ends at
 //! its last statement, as Python's own parser (`ast`) spans it; lambdas are no units.
@@ -75,7 +75,7 @@ fn declare(node: Node, src: &[u8]) -> Option<Decl> {
     Some(Decl::unit(kind, name))
 }
 
-/// The path rule that leaves a Python file out (SPEC §10): `test`, `tests` and
+/// The path rule that leaves a Python file out (docs/src/reference/languages.md): `test`, `tests` and
 /// `migrations` directories in any case; `test_*.py`, `*_test.py`, `conftest.py` and
 /// protobuf's `*_pb2.py`, `*_pb2_grpc.py`, the name case-sensitive and the extension
 /// in any case, as every extension is.

@@ -1,4 +1,4 @@
-//! Rust for the measurer (stage 2): the item kinds that are units, their names (SPEC §4:
+//! Rust for the measurer (stage 2): the item kinds that are units, their names (docs/src/reference/measurement.md:
 //! scopes joined with `::`, impls named by their cleaned types) and the `#[cfg(test)]`
 //! attribute that leaves test code out.
 
@@ -213,7 +213,7 @@ fn slice(src: &[u8], from: usize, to: usize) -> &str {
 
 /// `#[cfg(test)]`, or `#[cfg(all(...))]` with `test` among its direct arguments, judged
 /// on the attribute's tokens as the grammar reads them: a `")"` inside a string literal
-/// is no parenthesis, and comments are no tokens (SPEC §4).
+/// is no parenthesis, and comments are no tokens (docs/src/reference/measurement.md).
 fn is_test_attribute(node: Node, src: &[u8]) -> bool {
     let Some(attribute) = node.named_child(0).filter(|a| a.kind() == "attribute") else {
         return false;

@@ -1,4 +1,4 @@
-//! TypeScript for the measurer (stage 2, SPEC §10): `.ts`, `.mts`, `.cts`, and `.tsx`
+//! TypeScript for the measurer (stage 2, docs/src/reference/languages.md): `.ts`, `.mts`, `.cts`, and `.tsx`
 //! with the TSX grammar. JavaScript's units and bindings (`ecmascript.rs`), plus overload
 //! and declared signatures, interface and abstract members, interfaces and enums; type
 //! aliases, namespaces and `declare module` blocks are neither units nor scopes.

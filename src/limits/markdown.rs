@@ -1,4 +1,4 @@
-//! Stage 1, first half: finds the two yaml fences of a `principles.md` (SPEC §3) with
+//! Stage 1, first half: finds the two yaml fences of a `principles.md` (docs/src/reference/limits.md) with
 //! pulldown-cmark. Sections are made by headings at the top level of the document (a
 //! heading inside a quote or a list starts no section); fences count at any depth.
 
@@ -42,7 +42,7 @@ pub struct Fences {
 }
 
 /// Something near a Limits section that structgate doesn't read as one: what `limits`
-/// names when a `principles.md` declares none (SPEC §3).
+/// names when a `principles.md` declares none (docs/src/reference/limits.md).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Instead {
     /// A level-2 heading titled `limits` in another case, or with more words.

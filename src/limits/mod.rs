@@ -1,4 +1,4 @@
-//! Stage 1 of the pipeline: a context's `principles.md` → [`Limits`] (SPEC §3).
+//! Stage 1 of the pipeline: a context's `principles.md` → [`Limits`] (docs/src/reference/limits.md).
 //! The Markdown is read with pulldown-cmark, the fence with serde_yaml (through
 //! `crate::yaml`), then validated into typed values.
 
@@ -32,7 +32,7 @@ pub struct Limits {
     pub tolerance_percent: u64,
     /// Where each set key (metric keys and `tolerance_percent`) came from.
     pub origins: BTreeMap<String, Origin>,
-    /// `pinned`: the metrics every unit of which the baseline pins (SPEC §8.1).
+    /// `pinned`: the metrics every unit of which the baseline pins (docs/src/reference/documents.md#pins-and-tiers).
     pub pinned: BTreeSet<Metric>,
     /// `new_file_bytes`: the `file_bytes` limit of a file new since the base.
     pub new_file_bytes: Option<u64>,
@@ -61,7 +61,7 @@ impl Limits {
         path.strip_prefix(self.workdir.as_str())?.strip_prefix('/')
     }
 
-    /// The limits a file at `path` is judged by (SPEC §8.1): its tier's values over the
+    /// The limits a file at `path` is judged by (docs/src/reference/documents.md#pins-and-tiers): its tier's values over the
     /// context's; for a file `new` since the base, `file_bytes` is the tier's
     /// `new_file_bytes`, else the tier's `file_bytes`, else the context's
     /// `new_file_bytes`, else its `file_bytes`. The result has no tiers.
@@ -91,7 +91,7 @@ impl Limits {
         out
     }
 
-    /// True when `metric` is pinned (SPEC §8.1).
+    /// True when `metric` is pinned (docs/src/reference/documents.md#pins-and-tiers).
     pub fn is_pinned(&self, metric: Metric) -> bool {
         self.pinned.contains(&metric)
     }
@@ -100,7 +100,7 @@ impl Limits {
         self.values.get(&metric).copied()
     }
 
-    /// `floor(limit × (100 + tolerance_percent) / 100)`, in integers (SPEC §3).
+    /// `floor(limit × (100 + tolerance_percent) / 100)`, in integers (docs/src/reference/limits.md).
     pub fn band(&self, metric: Metric) -> Option<u64> {
         self.limit(metric)
             .map(|limit| band_of(limit, self.tolerance_percent))
@@ -113,7 +113,7 @@ impl Limits {
     }
 
     /// `key=value` pairs, keys sorted, `tolerance_percent` always: the baseline's
-    /// `# measured with:` header (SPEC §5, §8.1). `new_file_bytes` is one more limit; each
+    /// `# measured with:` header (docs/src/reference/baseline.md, docs/src/reference/documents.md#pins-and-tiers). `new_file_bytes` is one more limit; each
     /// tier value is `tier.NAME.KEY`; each pinned metric is `pinned.KEY` = 1, which the
     /// header writes as one `pinned=KEY,KEY` pair.
     pub fn measured_with(&self) -> BTreeMap<String, u64> {
@@ -156,13 +156,13 @@ impl fmt::Display for Origin {
 
 /// The key of the band above every limit.
 pub const TOLERANCE_KEY: &str = "tolerance_percent";
-/// The keys of SPEC §8.1 that are not metrics.
+/// The keys of docs/src/reference/documents.md#pins-and-tiers that are not metrics.
 pub const PINNED_KEY: &str = "pinned";
 pub const NEW_FILE_BYTES_KEY: &str = "new_file_bytes";
 pub const TIERS_KEY: &str = "tiers";
 
 /// What a `principles.md` says: the effective limits, and the keys outside the closed
-/// list (a warning for most commands, an error for `structgate limits`: SPEC §3).
+/// list (a warning for most commands, an error for `structgate limits`: docs/src/reference/limits.md).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct LimitsRead {
     pub limits: Limits,
@@ -184,7 +184,7 @@ pub struct NoLimits {
     pub found_instead: Vec<String>,
 }
 
-/// A key outside the closed list of SPEC §3.
+/// A key outside the closed list of docs/src/reference/limits.md.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownKey {
     pub key: String,

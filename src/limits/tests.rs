@@ -1,4 +1,4 @@
-//! Tests of the limits reader: every rule of SPEC §3, with the lines a user would check.
+//! Tests of the limits reader: every rule of docs/src/reference/limits.md, with the lines a user would check.
 
 use std::time::Duration;
 

@@ -1,4 +1,4 @@
-//! Stage 1, the keys of SPEC §8.1 whose values are lists: `pinned` (metric keys) and
+//! Stage 1, the keys of docs/src/reference/documents.md#pins-and-tiers whose values are lists: `pinned` (metric keys) and
 //! `tiers` (mappings `{name, paths, KEY: n}`), validated into [`Tier`]s whose patterns
 //! are compiled once with globset, git's glob dialect (`*` and `?` within one path
 //! segment, `**` across them, `{a,b}`, `[...]`).
@@ -11,7 +11,7 @@ use super::{Fence, LimitsError, UnknownKey, NEW_FILE_BYTES_KEY};
 use crate::model::Metric;
 use crate::yaml::{Node, Shallow};
 
-/// One tier: the files its patterns match take its values (SPEC §8.1).
+/// One tier: the files its patterns match take its values (docs/src/reference/documents.md#pins-and-tiers).
 #[derive(Debug, Clone)]
 pub struct Tier {
     pub name: String,

@@ -1,5 +1,5 @@
 //! Stage 1, second half: one yaml fence, read raw (`crate::yaml::FlatDoc`), validated
-//! into [`Limits`] values key by key (SPEC §3).
+//! into [`Limits`] values key by key (docs/src/reference/limits.md).
 
 use std::collections::BTreeSet;
 
@@ -67,7 +67,7 @@ fn is_known(key: &str) -> bool {
 }
 
 /// `pinned` and `tiers`, whose values are lists: read in full, replacing what an earlier
-/// fence set (SPEC §8.1). False for any other key.
+/// fence set (docs/src/reference/documents.md#pins-and-tiers). False for any other key.
 fn apply_list(
     key: &str,
     entry: &FlatEntry,
@@ -93,7 +93,7 @@ fn apply_list(
     Ok(true)
 }
 
-/// A pinned metric must have a limit (SPEC §8.1): a pin without a cap is an error naming
+/// A pinned metric must have a limit (docs/src/reference/documents.md#pins-and-tiers): a pin without a cap is an error naming
 /// the `pinned` key's line.
 pub fn pins_have_caps(read: &LimitsRead, path: &str) -> Result<(), LimitsError> {
     let uncapped: Vec<&str> = read

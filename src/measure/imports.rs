@@ -1,4 +1,4 @@
-//! The eager-import scanner of the measurer (stage 2, SPEC §8): the `@PATH` tokens of a
+//! The eager-import scanner of the measurer (stage 2, docs/src/reference/documents.md): the `@PATH` tokens of a
 //! Markdown document, read from pulldown-cmark events so that code spans, fenced and
 //! indented code blocks and HTML never yield an import.
 

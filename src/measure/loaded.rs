@@ -1,8 +1,8 @@
-//! `loaded_bytes` (stage 2, SPEC §8): a Markdown document's bytes plus those of every
+//! `loaded_bytes` (stage 2, docs/src/reference/documents.md): a Markdown document's bytes plus those of every
 //! distinct file its eager imports reach, up to 5 hops, read through a [`FileSource`] (the
 //! working tree for `measure`, `baseline` and `gate`). Files are counted by the one byte
 //! counter of the measurer, [`counted_bytes`]; each file is read and scanned once per
-//! [`Imports`], however many documents import it. `chain_bytes` (SPEC §8.2) walks the
+//! [`Imports`], however many documents import it. `chain_bytes` (docs/src/reference/documents.md#chains) walks the
 //! same way from a document and its namesakes up the directories, as one walk.
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
@@ -59,7 +59,7 @@ pub struct Imports<'a> {
     memo: &'a dyn Memo,
     max_file_size: u64,
     cache: Mutex<HashMap<String, Arc<Node>>>,
-    /// Directory listings asked for by chains (SPEC §8.2), each listed once.
+    /// Directory listings asked for by chains (docs/src/reference/documents.md#chains), each listed once.
     dirs: Mutex<HashMap<String, Arc<Vec<Listed>>>>,
 }
 
@@ -131,7 +131,7 @@ impl<'a> Imports<'a> {
         (walk.loaded, walk.warnings)
     }
 
-    /// The chain of the document at `path` (SPEC §8.2): the document and its
+    /// The chain of the document at `path` (docs/src/reference/documents.md#chains): the document and its
     /// namesakes (same file name, ASCII case-insensitive) in each directory above it, up
     /// to the root, loaded with the document as one walk, so that each distinct file counts
     /// once across them all. Links are never followed: a namesake that is a link, or a

@@ -1,4 +1,4 @@
-//! Stage 2 of the pipeline: source bytes → [`FileOutcome`] (SPEC §4, §8). One generic,
+//! Stage 2 of the pipeline: source bytes → [`FileOutcome`] (docs/src/reference/measurement.md, docs/src/reference/documents.md). One generic,
 //! iterative tree-sitter walk; the languages in `crate::lang` supply node kinds and
 //! naming; Markdown documents are measured in bytes, with their eager imports. Every
 //! command measures through [`measure_file_in`], so `measure`, `baseline` and `gate` can
@@ -42,7 +42,7 @@ pub const DEFAULT_PARSE_TIMEOUT_SECS: u64 = 10;
 pub struct Options {
     pub max_file_size: u64,
     /// When false, a generated-code header does not leave a file out (the gate judges a
-    /// file whose header is new on the branch, SPEC §6).
+    /// file whose header is new on the branch, docs/src/reference/gate.md).
     pub honour_generated_header: bool,
     /// A file whose parse takes longer is skipped with a reason; zero means no limit.
     pub parse_timeout: Duration,
@@ -59,7 +59,7 @@ impl Default for Options {
 }
 
 /// Measures one file given its repository-relative path and its bytes, resolving a
-/// Markdown document's eager imports through `imports` (SPEC §8). `None` when the path's
+/// Markdown document's eager imports through `imports` (docs/src/reference/documents.md). `None` when the path's
 /// extension is not a measured language. The one measuring path of every command.
 pub fn measure_file_in(
     imports: &Imports,
@@ -147,7 +147,7 @@ pub fn measure_file(path: &str, bytes: &[u8], options: &Options) -> Option<FileO
     )
 }
 
-/// The path rule (SPEC §4 "Left out by path") that leaves `path` out, if any.
+/// The path rule (docs/src/reference/measurement.md "Left out by path") that leaves `path` out, if any.
 pub fn left_out_by_path(path: &str) -> Option<LeftOutReason> {
     rules::left_out_by_path(path)
 }
@@ -172,7 +172,7 @@ fn skipped(path: &str, reason: SkipReason) -> FileOutcome {
     FileOutcome::Skipped { path, reason }
 }
 
-/// A Markdown document (SPEC §8): its lines and bytes, no units.
+/// A Markdown document (docs/src/reference/documents.md): its lines and bytes, no units.
 fn document(path: &str, text: &str, bytes: &[u8]) -> FileMeasure {
     FileMeasure {
         path: path.to_string(),

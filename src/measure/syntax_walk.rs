@@ -158,7 +158,7 @@ pub(super) fn preorder<'t>(tree: &'t Tree, visit: &mut impl Visit<'t>) {
     }
 }
 
-/// Walks `tree` once and collects what SPEC §4 measures.
+/// Walks `tree` once and collects what docs/src/reference/measurement.md measures.
 pub fn walk(lang: &Lang, tree: &Tree, src: &[u8]) -> Walked {
     let mut walker = Walker::new(lang, tree, src);
     preorder(tree, &mut walker);

@@ -1,4 +1,4 @@
-//! The gate's reasons (SPEC §6, §6.1): why it judged nothing or not every context, and
+//! The gate's reasons (docs/src/reference/gate.md, docs/src/reference/gate.md#integrity): why it judged nothing or not every context, and
 //! why a changed file fails unmeasured.
 
 use std::fmt;
@@ -7,7 +7,7 @@ use serde::ser::{Serialize, Serializer};
 
 use super::{Reason, SkipReason};
 
-/// Why the gate judged nothing, or not every context (SPEC §6 "not judged is never
+/// Why the gate judged nothing, or not every context (docs/src/reference/gate.md "not judged is never
 /// silent"). Serialised as its code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum NotJudgedReason {
@@ -74,7 +74,7 @@ impl Serialize for NotJudgedReason {
     }
 }
 
-/// Why a changed file fails the gate unmeasured (SPEC §6.1): the branch gave it a form
+/// Why a changed file fails the gate unmeasured (docs/src/reference/gate.md#integrity): the branch gave it a form
 /// structgate skips, or C# whose structure the compiler reads differently from the
 /// grammar.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

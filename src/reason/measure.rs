@@ -1,4 +1,4 @@
-//! The measurer's reasons (SPEC §4, §6.1): why a file of a measured language was not
+//! The measurer's reasons (docs/src/reference/measurement.md, docs/src/reference/gate.md#integrity): why a file of a measured language was not
 //! measured ([`SkipReason`]) or is left out by rule ([`LeftOutReason`]). Kept in the
 //! measurement cache, so a change here makes a new cache stamp (build.rs).
 
@@ -13,8 +13,8 @@ use super::Reason;
 /// depth, so 20,000 nested classes would need gigabytes.
 pub const NAME_BUDGET_BYTES: usize = 16 << 20;
 
-/// Why a file that has a measured language was not measured (SPEC §4), or, for the last
-/// three, why the gate did not measure a changed path (§6).
+/// Why a file that has a measured language was not measured (docs/src/reference/measurement.md), or, for the last
+/// three, why the gate did not measure a changed path (docs/src/reference/gate.md).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum SkipReason {
     NotUtf8,
@@ -42,7 +42,7 @@ pub enum SkipReason {
 }
 
 impl SkipReason {
-    /// True for a form of the file's own bytes that structgate skips (SPEC §6.1): one a
+    /// True for a form of the file's own bytes that structgate skips (docs/src/reference/gate.md#integrity): one a
     /// branch could give a file so that it isn't measured.
     pub fn is_unmeasurable_form(&self) -> bool {
         matches!(
@@ -141,9 +141,9 @@ impl fmt::Display for SkipReason {
     }
 }
 
-/// Why a file of a measured language is left out by rule (SPEC §4): not an error, and
-/// not listed by `measure`, but listed by the gate for files new on a branch (§6). The
-/// last two are the gate's own (§6.1).
+/// Why a file of a measured language is left out by rule (docs/src/reference/measurement.md): not an error, and
+/// not listed by `measure`, but listed by the gate for files new on a branch (docs/src/reference/gate.md). The
+/// last two are the gate's own (docs/src/reference/gate.md#integrity).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum LeftOutReason {
     /// A test path rule, e.g. `test directory "Inventory.Tests"`.

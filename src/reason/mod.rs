@@ -1,4 +1,4 @@
-//! Why a file or a context was not measured or not judged (SPEC §6, §6.1, §7). Each
+//! Why a file or a context was not measured or not judged (docs/src/reference/gate.md, docs/src/reference/gate.md#integrity, docs/src/reference/json.md#measure). Each
 //! reason is a value with a stable kebab-case code (the JSON `reason`), a description of
 //! what the code means (the README's table), and a sentence with its particulars
 //! (`Display`: the text output and the JSON `detail`): the measurer's in `measure`, the

@@ -1,4 +1,4 @@
-//! `contracts` output (SPEC §9): one line per finding and a summary, or one JSON object.
+//! `contracts` output (docs/src/reference/contracts.md): one line per finding and a summary, or one JSON object.
 //! The gate prints its contract findings with the same line and object.
 
 use std::fmt::Write as _;
@@ -19,7 +19,7 @@ pub fn finding_line(f: &Finding) -> String {
     )
 }
 
-/// A finding as the JSON object of SPEC §9.
+/// A finding as the JSON object of docs/src/reference/contracts.md.
 pub fn finding_json(f: &Finding) -> serde_json::Value {
     json!({
         "class": f.class.key(),

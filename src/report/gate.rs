@@ -1,4 +1,4 @@
-//! `gate` output: the text report of SPEC §6, its JSON object, and the `--pr-summary`
+//! `gate` output: the text report of docs/src/reference/gate.md, its JSON object, and the `--pr-summary`
 //! Markdown.
 
 use std::fmt::Write as _;
@@ -28,9 +28,9 @@ fn finding_line(report: &GateReport, f: &Finding) -> String {
     )
 }
 
-/// A finding as SPEC §6 gives it; a `loaded_bytes` finding of a document whose eager
-/// imports changed also carries `"imports_changed"`: the changed files it loads (§8); a
-/// `chain_bytes` finding whose chain changed, `"chain_changed"` (§8.2).
+/// A finding as docs/src/reference/gate.md gives it; a `loaded_bytes` finding of a document whose eager
+/// imports changed also carries `"imports_changed"`: the changed files it loads (docs/src/reference/documents.md); a
+/// `chain_bytes` finding whose chain changed, `"chain_changed"` (docs/src/reference/documents.md#chains).
 #[derive(Serialize)]
 struct GateFinding<'a> {
     #[serde(flatten)]
@@ -64,8 +64,8 @@ fn changed_for<'r>(
 }
 
 /// ` (imports changed: docs/shared.md)` on a `loaded_bytes` finding of a document whose
-/// eager imports changed (SPEC §8), ` (chain changed: AGENTS.md)` on a `chain_bytes`
-/// finding whose chain changed (§8.2); empty otherwise.
+/// eager imports changed (docs/src/reference/documents.md), ` (chain changed: AGENTS.md)` on a `chain_bytes`
+/// finding whose chain changed (docs/src/reference/documents.md#chains); empty otherwise.
 fn imports_note(report: &GateReport, f: &Finding) -> String {
     let imports = changed_imports(report, f).map(|c| ("imports", c));
     let chain = changed_chain(report, f).map(|c| ("chain", c));
@@ -148,7 +148,7 @@ pub(crate) fn base_line(report: &GateReport) -> Option<String> {
     Some(format!("base {base} ({via})"))
 }
 
-/// The text report of SPEC §6; `paint` colours it for a terminal.
+/// The text report of docs/src/reference/gate.md; `paint` colours it for a terminal.
 pub fn text(report: &GateReport, paint: Paint) -> String {
     let mut out = String::new();
     if let Some(line) = base_line(report) {
@@ -200,7 +200,7 @@ pub fn text(report: &GateReport, paint: Paint) -> String {
     out
 }
 
-/// The directory contracts of the touched directories (SPEC §9): a headline when any
+/// The directory contracts of the touched directories (docs/src/reference/contracts.md): a headline when any
 /// touched directory lies in a managed tree, then one line per finding.
 fn contract_lines(report: &GateReport, out: &mut String) {
     if report.contract_dirs == 0 && report.contract_findings.is_empty() {
@@ -340,7 +340,7 @@ struct Renamed<'a> {
     to: &'a str,
 }
 
-/// The JSON object of SPEC §6: every list always present.
+/// The JSON object of docs/src/reference/gate.md: every list always present.
 #[derive(Serialize)]
 struct GateJson<'a> {
     status: GateStatus,

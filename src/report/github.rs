@@ -89,7 +89,7 @@ fn finding(f: &Finding) -> String {
 }
 
 /// `::warning` per term the branch loosened, `::notice` per one it tightened and per
-/// baseline entry that can tighten (SPEC §6.1).
+/// baseline entry that can tighten (docs/src/reference/gate.md#integrity).
 fn review(report: &GateReport) -> String {
     let mut out = String::new();
     for c in &report.terms_changed {
@@ -124,7 +124,7 @@ fn file_notices<R: Reason>(list: &[FileReason<R>], title: &str) -> String {
 
 /// One workflow command line: `::KIND k=v,k=v::MESSAGE`.
 /// `::error file=docs/x/README.md,title=missing-contract::…` for a directory contract
-/// finding (SPEC §9); a directory without a README.md names the directory.
+/// finding (docs/src/reference/contracts.md); a directory without a README.md names the directory.
 fn contract_finding(f: &crate::contracts::Finding) -> String {
     let file = f.contract.clone().unwrap_or_else(|| f.directory.clone());
     let line = super::contracts::finding_line(f);

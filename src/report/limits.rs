@@ -89,7 +89,7 @@ fn one_text(out: &mut String, c: &ContextTerms, tiers: &[TierFiles]) {
     let _ = writeln!(out, "  baseline: {}", baseline_text(c));
 }
 
-/// `new_file_bytes`, `pinned` and each tier with its values, bands and files (SPEC §8.1).
+/// `new_file_bytes`, `pinned` and each tier with its values, bands and files (docs/src/reference/documents.md#pins-and-tiers).
 fn pins_and_tiers_text(out: &mut String, l: &Limits, tiers: &[TierFiles]) {
     if let Some(value) = l.new_file_bytes {
         let band = band_of(value, l.tolerance_percent);

@@ -1,4 +1,4 @@
-//! The gate's named files and contexts (SPEC §6.1 "nothing leaves the gate's view
+//! The gate's named files and contexts (docs/src/reference/gate.md#integrity "nothing leaves the gate's view
 //! silently"): left-out and unmeasurable files, every context that wasn't judged while
 //! others were, as `not_judged` entries, and what became of each changed file.
 

@@ -1,4 +1,4 @@
-//! `measure` output: text (one line per unit), JSON (SPEC §7) and TSV.
+//! `measure` output: text (one line per unit), JSON (docs/src/reference/json.md#measure) and TSV.
 
 use std::borrow::Cow;
 use std::io;
@@ -205,7 +205,7 @@ impl Widths {
 
 /// `45 lines, 1 type(s), 1210 bytes` for code; `40 lines, 3120 bytes, loads 5230 bytes`
 /// for a Markdown document, `, chain 9120 bytes` after it where the document has
-/// namesakes above it (SPEC §8.2).
+/// namesakes above it (docs/src/reference/documents.md#chains).
 fn file_size(m: &FileMeasure) -> String {
     let chain = match &m.chain {
         Some(c) if !c.documents.is_empty() => format!(", chain {} bytes", c.bytes),
@@ -300,7 +300,7 @@ pub(crate) fn summary(report: &MeasureReport) -> String {
         report.findings.iter().filter(of).count()
     };
     if counts.limited {
-        // A pin's growth within the band is an excess only the pin makes (SPEC §8.1).
+        // A pin's growth within the band is an excess only the pin makes (docs/src/reference/documents.md#pins-and-tiers).
         let grown = report.findings.iter().filter(|f| f.verdict.pin_growth());
         let grown = grown.count();
         let pins = match grown {

@@ -1,4 +1,4 @@
-//! The reviewer's sections of the gate report (SPEC §6.1): what the branch changed in its
+//! The reviewer's sections of the gate report (docs/src/reference/gate.md#integrity): what the branch changed in its
 //! own terms (not applied) and the baseline entries that can tighten, as text lines, JSON
 //! lists and `--pr-summary` Markdown.
 

@@ -46,7 +46,7 @@ pub fn gate(report: &GateReport) -> String {
     log
 }
 
-/// Adds one `error` result per unmeasurable file (SPEC §6.1), rule id `unmeasurable`,
+/// Adds one `error` result per unmeasurable file (docs/src/reference/gate.md#integrity), rule id `unmeasurable`,
 /// located at the file.
 fn with_unmeasurable_results(log: &str, files: &[FileReason<Unmeasurable>]) -> String {
     let Ok(mut value) = serde_json::from_str::<Value>(log) else {
@@ -68,7 +68,7 @@ fn with_unmeasurable_results(log: &str, files: &[FileReason<Unmeasurable>]) -> S
     super::json_text(&value)
 }
 
-/// Adds one `error` result per directory contract finding (SPEC §9), its rule id the
+/// Adds one `error` result per directory contract finding (docs/src/reference/contracts.md), its rule id the
 /// finding's class, located at the directory's README.md (or the directory).
 fn with_contract_results(log: &str, findings: &[crate::contracts::Finding]) -> String {
     let Ok(mut value) = serde_json::from_str::<Value>(log) else {

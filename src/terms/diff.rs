@@ -1,4 +1,4 @@
-//! What a branch did to its own terms (SPEC §6.1): every difference between a context's
+//! What a branch did to its own terms (docs/src/reference/gate.md#integrity): every difference between a context's
 //! terms at the base and on the branch, which the gate then marks loosens or tightens by
 //! `judge::loosens`. A report for the reviewer only: the gate still judges by the base's
 //! terms, and nothing the branch writes into its terms can make this fail — a file that
@@ -34,7 +34,7 @@ pub enum Term {
     /// The limit of a metric.
     Limit(Metric),
     Tolerance,
-    /// `new_file_bytes` (SPEC §8.1).
+    /// `new_file_bytes` (docs/src/reference/documents.md#pins-and-tiers).
     NewFileBytes,
     /// `pinned`, as the sorted list of its metric keys.
     Pinned,
@@ -46,7 +46,7 @@ pub enum Term {
     Baseline,
     /// One baseline entry.
     Entry(EntryKey),
-    /// A directory contract's `children.require_contract` (SPEC §9).
+    /// A directory contract's `children.require_contract` (docs/src/reference/contracts.md).
     RequireContract,
     /// A terms file the branch holds that doesn't read: what it would do can't be told.
     Unreadable,
@@ -276,7 +276,7 @@ impl Diff<'_> {
 
     /// What the base's terms tolerate for an entry of a renamed file: its old path's entry,
     /// in the base baseline of the context that owned the old path (as the gate judges,
-    /// SPEC §6 step 3). A rename and a refresh that moves the entries change nothing.
+    /// docs/src/reference/gate.md step 3). A rename and a refresh that moves the entries change nothing.
     fn moved_allowance(&self, key: &EntryKey) -> Option<u64> {
         let from = self.renames.get(&key.path)?;
         let old = self.base.owner(from)?.baseline.as_ref()?;
@@ -318,7 +318,7 @@ impl Diff<'_> {
     }
 
     /// The base contexts other than the one in `dir` that own any of `dirs` (the
-    /// longest owned directory holding it wins, SPEC §2).
+    /// longest owned directory holding it wins, docs/src/reference/contexts.md).
     fn taken_from(&self, dirs: &[String], dir: &str) -> Vec<String> {
         let mut names: Vec<String> = dirs
             .iter()
@@ -332,7 +332,7 @@ impl Diff<'_> {
     }
 
     /// `children.require_contract` of every changed README that is a contract at the
-    /// base. A contract new on the branch is read from the branch by the gate (SPEC §9):
+    /// base. A contract new on the branch is read from the branch by the gate (docs/src/reference/contracts.md):
     /// applied, so not listed here.
     fn contracts(&mut self, base_tree: &dyn FileSource) -> Result<()> {
         let changed = self.changed;

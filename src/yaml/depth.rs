@@ -1,4 +1,4 @@
-//! The nesting bound of every YAML document structgate reads (SPEC §6.1 "parsers are
+//! The nesting bound of every YAML document structgate reads (docs/src/reference/gate.md#integrity "parsers are
 //! bounded"): a linear scan that refuses a document nested deeper than [`MAX_DEPTH`]
 //! levels, flow (`[[[...]]]`) or block (`- - - x`, indentation), before the parser sees it.
 //! The YAML parser spends time quadratic in the depth (seconds at 100,000 levels, within

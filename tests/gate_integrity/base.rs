@@ -1,4 +1,4 @@
-//! The base (SPEC §6.1 "the branch is never its own base"): a single-branch clone, a
+//! The base (docs/src/reference/gate.md#integrity "the branch is never its own base"): a single-branch clone, a
 //! `main` fast-forwarded to the branch inside the run, commits on `main` itself, and
 //! replace refs and grafts, which are never honoured.
 

@@ -1,4 +1,4 @@
-//! What git's index says, checked against the working tree (SPEC §6.1): an intent-to-add
+//! What git's index says, checked against the working tree (docs/src/reference/gate.md#integrity): an intent-to-add
 //! entry is a new file, and a rename stands only when its old path is gone.
 
 use crate::common::{after_base, cs_class, Scenario};

@@ -1,4 +1,4 @@
-//! Nothing leaves the gate's view silently (SPEC §6.1): a symbolic link new on the
+//! Nothing leaves the gate's view silently (docs/src/reference/gate.md#integrity): a symbolic link new on the
 //! branch in owned directories, and a file moved out of every judged context, are
 //! listed as left out with their reason codes.
 

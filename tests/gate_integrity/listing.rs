@@ -1,4 +1,4 @@
-//! Listing by raw working-tree bytes (SPEC §6.1 "git attributes and config change
+//! Listing by raw working-tree bytes (docs/src/reference/gate.md#integrity "git attributes and config change
 //! nothing"): attributes that convert files, and configuration or index flags a process
 //! can set locally, neither fail the listing nor hide a changed file.
 

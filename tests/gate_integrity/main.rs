@@ -1,4 +1,4 @@
-//! SPEC §6.1: nothing a branch controls gets an excess past the gate unseen. Each test
+//! docs/src/reference/gate.md#integrity: nothing a branch controls gets an excess past the gate unseen. Each test
 //! builds a scenario repository, makes one attack the way a branch could, and asserts
 //! the exact outcome: the gate fails naming the unit, or lists the path with its reason.
 

@@ -1,4 +1,4 @@
-//! `gate --staged` (SPEC §6.1 "the commit is what counts"): the index is judged, each
+//! `gate --staged` (docs/src/reference/gate.md#integrity "the commit is what counts"): the index is judged, each
 //! file from its staged blob, so a partly staged file is judged as the commit holds it.
 
 use crate::common::{after_base, cs_class, Scenario};

@@ -1,4 +1,4 @@
-//! A branch can't make a file unmeasurable (SPEC §6.1), and the gate trusts no cache for
+//! A branch can't make a file unmeasurable (docs/src/reference/gate.md#integrity), and the gate trusts no cache for
 //! what it judges.
 
 use crate::common::{after_base, cs_class, Scenario};

@@ -1,4 +1,4 @@
-//! SPEC §6 step 1: which commit is the base.
+//! docs/src/reference/gate.md step 1: which commit is the base.
 
 use structgate::git::{BaseResolution, Repo};
 use structgate::source::FileSource;

@@ -1,4 +1,4 @@
-//! SPEC §6 step 3: the files that differ between the base and the working tree.
+//! docs/src/reference/gate.md step 3: the files that differ between the base and the working tree.
 
 use structgate::git::{BaseResolution, ChangeKind, Repo};
 

@@ -1,4 +1,4 @@
-//! Files at a commit (SPEC §6 step 2) and the history `baseline refresh` needs (SPEC §5).
+//! Files at a commit (docs/src/reference/gate.md step 2) and the history `baseline refresh` needs (docs/src/reference/baseline.md).
 
 use structgate::source::{Entry, FileSource, Listed};
 

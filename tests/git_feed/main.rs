@@ -1,4 +1,4 @@
-//! The git feed (SPEC §6) against scenario repositories built with the `git` program.
+//! The git feed (docs/src/reference/gate.md) against scenario repositories built with the `git` program.
 
 mod base;
 mod changes;

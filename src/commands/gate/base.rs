@@ -1,4 +1,4 @@
-//! The gate's base (SPEC §6 step 1, §6.1): the commit found by the git feed, how it was
+//! The gate's base (docs/src/reference/gate.md step 1, docs/src/reference/gate.md#integrity): the commit found by the git feed, how it was
 //! found, every base considered on the way, or the not-judged line that says why there is
 //! none. A `--base` list none of whose revisions names a commit is a usage error.
 
@@ -84,7 +84,7 @@ fn not_found_detail(repo: &Repo, trials: &[BaseTrial], bad_start: Option<String>
     detail
 }
 
-/// SPEC §6 step 1: a `--base` list none of whose revisions names a commit is a typo or a
+/// docs/src/reference/gate.md step 1: a `--base` list none of whose revisions names a commit is a typo or a
 /// branch not fetched, not a change without a base: exit 2, naming them.
 fn refuse_unknown_bases(repo: &Repo, trials: &[BaseTrial]) -> Result<()> {
     if trials.iter().any(|t| t.outcome != BaseOutcome::NotFound) {
@@ -176,7 +176,7 @@ fn found_via(via: &str, from_start: bool, newer: Option<&str>) -> String {
     }
 }
 
-/// What to do about a base lost to a shallow clone (SPEC §6 "not judged is never
+/// What to do about a base lost to a shallow clone (docs/src/reference/gate.md "not judged is never
 /// silent"): the merge-base may lie beyond the history the clone holds, and a
 /// single-branch clone has no remote-tracking base branch at all. Names the branch of the
 /// first base that exists (`origin/HEAD` → the branch it points at), `BRANCH` when none
@@ -232,7 +232,7 @@ pub(super) fn look_for_judging_bases(
     Ok(())
 }
 
-/// The `no-judged-context` detail (SPEC §6): the base and how it was found, that the
+/// The `no-judged-context` detail (docs/src/reference/gate.md): the base and how it was found, that the
 /// terms are read there, and what would judge — the adoption commit in the base branch,
 /// or a `--base` that holds it (naming one, when a base not tried would judge).
 pub(super) fn no_judged_context_detail(found: &Found) -> String {

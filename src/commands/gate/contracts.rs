@@ -1,4 +1,4 @@
-//! The gate's part of SPEC §9: the directories a change touches are checked, with
+//! The gate's part of docs/src/reference/contracts.md: the directories a change touches are checked, with
 //! obligations read from the base's contracts.
 //!
 //! A directory is touched when it directly holds a changed path (added, modified,

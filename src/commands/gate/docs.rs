@@ -1,4 +1,4 @@
-//! The gate's share of document budgets (SPEC §8, §8.2): a Markdown document whose eager
+//! The gate's share of document budgets (docs/src/reference/documents.md, docs/src/reference/documents.md#chains): a Markdown document whose eager
 //! imports (transitively) changed is judged for `loaded_bytes`, and one whose chain (a
 //! namesake above it, or a file they import) changed is judged for `chain_bytes`, even
 //! when the document itself did not change, in whichever context owns it; the report

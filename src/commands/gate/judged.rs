@@ -1,4 +1,4 @@
-//! What the gate judges (SPEC §6 step 3, §6.1): the working tree, or with `--staged`
+//! What the gate judges (docs/src/reference/gate.md step 3, docs/src/reference/gate.md#integrity): the working tree, or with `--staged`
 //! the index, each file as its staged blob holds it (the pre-commit mode).
 
 use anyhow::Result;
@@ -36,7 +36,7 @@ impl Judged {
         }
     }
 
-    /// Every file and link, for directory contracts (SPEC §9).
+    /// Every file and link, for directory contracts (docs/src/reference/contracts.md).
     pub(super) fn entries(&self) -> Result<Vec<Listed>> {
         match self {
             Judged::WorkTree(w) => crate::contracts::work_entries(w.root()),

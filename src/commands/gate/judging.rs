@@ -1,4 +1,4 @@
-//! One changed file judged (SPEC §6 steps 3–4, §6.1): which judged context owns it at
+//! One changed file judged (docs/src/reference/gate.md steps 3–4, docs/src/reference/gate.md#integrity): which judged context owns it at
 //! the base, whether it is left out or listed, and, measured afresh as the working tree
 //! holds it, what its values come to. Nothing leaves the gate's view silently: a link,
 //! a file moved out of every judged context and a file made unmeasurable are each named.
@@ -25,7 +25,7 @@ use crate::terms::{ContextTerms, Terms};
 pub(super) struct Judging<'a> {
     pub(super) terms: &'a Terms,
     base_tree: &'a dyn FileSource,
-    /// Resolves eager imports in the working tree (SPEC §8).
+    /// Resolves eager imports in the working tree (docs/src/reference/documents.md).
     pub(super) imports: Imports<'a>,
     /// The working tree, or with `--staged` the index.
     pub(super) work: &'a Judged,
@@ -33,7 +33,7 @@ pub(super) struct Judging<'a> {
     /// Every path the working tree holds that differs from the base.
     pub(super) changed: BTreeSet<String>,
     /// Counts what is measured; it keeps nothing: the gate measures every file afresh
-    /// (the cache in `.git` is the branch's to write, SPEC §6.1).
+    /// (the cache in `.git` is the branch's to write, docs/src/reference/gate.md#integrity).
     pub(super) memo: &'a Cache,
 }
 
@@ -103,7 +103,7 @@ impl<'a> Judging<'a> {
             ChangeKind::Submodule => return Ok(Fate::Skipped(SkipReason::Submodule)),
             ChangeKind::Link => return Ok(Fate::LeftOut(LeftOutReason::SymbolicLink)),
         };
-        // A context with only code limits judges no Markdown (SPEC §8), and the reverse.
+        // A context with only code limits judges no Markdown (docs/src/reference/documents.md), and the reverse.
         match Language::of_path(path) {
             None => return Ok(Fate::NotMeasured),
             Some(l) if !judge::limits_apply(owner.limits.as_ref(), l) => {
@@ -180,7 +180,7 @@ impl<'a> Judging<'a> {
     }
 
     /// A file the measurer skipped: unmeasurable, and failing, when the branch made it so
-    /// (SPEC §6.1); else skipped.
+    /// (docs/src/reference/gate.md#integrity); else skipped.
     fn skipped(&self, path: &str, from: Option<&str>, reason: SkipReason) -> Result<Fate> {
         Ok(
             if reason.is_unmeasurable_form() && self.measurable_at_base(path, from)? {
@@ -211,7 +211,7 @@ impl<'a> Judging<'a> {
     /// True when the base's version of the file (at its old path, for a rename) was
     /// measured there, or when there is none: a file new on the branch, or one the branch
     /// made unmeasurable, fails the gate; one already unmeasurable at the base stays
-    /// skipped (SPEC §6.1).
+    /// skipped (docs/src/reference/gate.md#integrity).
     fn measurable_at_base(&self, path: &str, from: Option<&str>) -> Result<bool> {
         Ok(match self.at_base(path, from)? {
             None => true,
@@ -220,7 +220,7 @@ impl<'a> Judging<'a> {
     }
 
     /// True when the base's version of the file already held a preprocessor directive
-    /// inside a block comment: the gate then judges it as before (SPEC §6.1).
+    /// inside a block comment: the gate then judges it as before (docs/src/reference/gate.md#integrity).
     fn directive_at_base(&self, path: &str, from: Option<&str>) -> Result<bool> {
         Ok(matches!(
             self.at_base(path, from)?,
@@ -247,7 +247,7 @@ impl<'a> Judging<'a> {
     }
 
     /// True when the file at the base carried a generated-code header (or was not there):
-    /// a header new on the branch does not exempt a file (SPEC §6 step 3).
+    /// a header new on the branch does not exempt a file (docs/src/reference/gate.md step 3).
     fn generated_at_base(&self, base_path: &str) -> Result<bool> {
         Ok(match self.base_tree.read(base_path)? {
             Some(old) => measure::generated_header(base_path, &String::from_utf8_lossy(&old)),
@@ -258,7 +258,7 @@ impl<'a> Judging<'a> {
 
 /// Judges the values of a file owned by `owner`: a renamed file's units are tolerated by
 /// its old path's entries too, in the baseline of the context that owned the old path.
-/// A file `new` since the base is judged by the new-file limit (SPEC §8.1). Every judged
+/// A file `new` since the base is judged by the new-file limit (docs/src/reference/documents.md#pins-and-tiers). Every judged
 /// value is kept: the merge sorts excesses, divergences and what can tighten from the
 /// rest.
 pub(super) fn judge_file(
@@ -301,7 +301,7 @@ pub(super) fn changed_paths(changes: &[Change]) -> BTreeSet<String> {
 
 /// Records, for a measured Markdown document judged for `loaded_bytes`, the changed files
 /// among those it loads, and for one judged for `chain_bytes`, the changed files among
-/// those of its chain (SPEC §8.2). Gives which of the two metrics reach a changed file.
+/// those of its chain (docs/src/reference/documents.md#chains). Gives which of the two metrics reach a changed file.
 pub(super) fn note_changed_imports(
     judging: &Judging,
     sb: &mut Sandbox,

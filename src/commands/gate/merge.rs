@@ -1,5 +1,5 @@
 //! Folds the sandboxes' results into one report: a unit seen in two counts once, at the
-//! worse value (SPEC §6 step 5).
+//! worse value (docs/src/reference/gate.md step 5).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -61,7 +61,7 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
     report
 }
 
-/// The bases the first sandbox that tried any considered (SPEC §6: the first working
+/// The bases the first sandbox that tried any considered (docs/src/reference/gate.md: the first working
 /// tree's base is the report's).
 fn first_bases(sandboxes: &[Sandbox]) -> Vec<super::BaseTried> {
     let tried = sandboxes.iter().find(|s| !s.bases.is_empty());

@@ -1,4 +1,4 @@
-//! `structgate gate` (SPEC §6): base → terms at the base → changed files → measured as
+//! `structgate gate` (docs/src/reference/gate.md): base → terms at the base → changed files → measured as
 //! the working tree holds them → the one judge → a report value.
 
 mod base;
@@ -30,13 +30,13 @@ pub struct Request {
     pub sandboxes: Vec<PathBuf>,
     pub bases: Vec<String>,
     pub start: Option<String>,
-    /// The gate never uses the measurement cache (SPEC §6.1): `--no-cache` changes
+    /// The gate never uses the measurement cache (docs/src/reference/gate.md#integrity): `--no-cache` changes
     /// nothing here.
     pub options: Options,
-    /// `--staged`: judge the index instead of the working tree (SPEC §6.1).
+    /// `--staged`: judge the index instead of the working tree (docs/src/reference/gate.md#integrity).
     pub staged: bool,
     /// `--accept-growth`: honour the pins the branch raised in its own baseline, within
-    /// the base's bands (SPEC §8.1).
+    /// the base's bands (docs/src/reference/documents.md#pins-and-tiers).
     pub accept_growth: bool,
 }
 
@@ -124,7 +124,7 @@ pub enum Fate {
     },
     Skipped(SkipReason),
     LeftOut(LeftOutReason),
-    /// Fails the gate (SPEC §6.1).
+    /// Fails the gate (docs/src/reference/gate.md#integrity).
     Unmeasurable(Unmeasurable),
 }
 
@@ -144,19 +144,19 @@ pub struct GateReport {
     pub skipped: Vec<FileReason<SkipReason>>,
     pub left_out: Vec<FileReason<LeftOutReason>>,
     /// Changed files held in a form structgate skips that the base could measure (or new
-    /// on the branch): each fails the gate (SPEC §6.1).
+    /// on the branch): each fails the gate (docs/src/reference/gate.md#integrity).
     pub unmeasurable: Vec<FileReason<Unmeasurable>>,
     pub renamed: Vec<(String, String)>,
     pub warnings: Vec<String>,
     /// Markdown documents judged while files they import eagerly changed, each with the
-    /// changed files it reaches, sorted (SPEC §8).
+    /// changed files it reaches, sorted (docs/src/reference/documents.md).
     pub imports_changed: Vec<(String, Vec<String>)>,
     /// Markdown documents judged while files of their chain changed (a namesake above
-    /// them, or a file the chain imports), each with those files, sorted (SPEC §8.2).
+    /// them, or a file the chain imports), each with those files, sorted (docs/src/reference/documents.md#chains).
     pub chain_changed: Vec<(String, Vec<String>)>,
     /// True when the changed files were judged by some context's Limits.
     pub structure_judged: bool,
-    /// Directory contract findings in the directories the change touches (SPEC §9).
+    /// Directory contract findings in the directories the change touches (docs/src/reference/contracts.md).
     pub contract_findings: Vec<crate::contracts::Finding>,
     /// How many touched directories lie in managed trees (summed over sandboxes).
     pub contract_dirs: usize,
@@ -164,11 +164,11 @@ pub struct GateReport {
     pub files: Vec<(String, Fate)>,
     /// What the measurement cache did (summed over sandboxes).
     pub cache: cache::Stats,
-    /// What the branch changed in its own terms, not applied (SPEC §6.1).
+    /// What the branch changed in its own terms, not applied (docs/src/reference/gate.md#integrity).
     pub terms_changed: Vec<TermChange>,
     /// Judged units whose baseline entry `baseline refresh` would lower or drop.
     pub tightenable: Vec<Finding>,
-    /// The branch's raised pins honoured under `--accept-growth` (SPEC §8.1), sorted.
+    /// The branch's raised pins honoured under `--accept-growth` (docs/src/reference/documents.md#pins-and-tiers), sorted.
     pub accepted_growth: Vec<Finding>,
 }
 

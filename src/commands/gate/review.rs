@@ -1,4 +1,4 @@
-//! The reviewer's part of a gate run (SPEC §6.1): what the branch did to its own terms,
+//! The reviewer's part of a gate run (docs/src/reference/gate.md#integrity): what the branch did to its own terms,
 //! compared file by file where the change touches them. Not applied: the gate judges by
 //! the base's terms whatever this finds.
 

@@ -55,7 +55,7 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
         return Ok(sandbox);
     }
     sandbox.ran = true;
-    // Measured afresh: no cache for what the gate judges (SPEC §6.1).
+    // Measured afresh: no cache for what the gate judges (docs/src/reference/gate.md#integrity).
     let cache = Cache::open(None, false);
     let judging =
         super::judging::Judging::new(&terms, &tree, &work, request.options, &changes, &cache);
@@ -64,7 +64,7 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
     judged.map(|()| sandbox)
 }
 
-/// Judges every change, then the documents whose imports changed (SPEC §8).
+/// Judges every change, then the documents whose imports changed (docs/src/reference/documents.md).
 fn judge_all(
     judging: &super::judging::Judging,
     sandbox: &mut Sandbox,
@@ -114,7 +114,7 @@ pub(super) fn judges(terms: &Terms) -> bool {
 }
 
 /// `--accept-growth`: each judged context's baseline as the branch holds it, beside the
-/// base's (SPEC §8.1). One that doesn't read is a warning and honours nothing. Without
+/// base's (docs/src/reference/documents.md#pins-and-tiers). One that doesn't read is a warning and honours nothing. Without
 /// the flag (`growth.0` false) nothing is read.
 fn read_branch_baselines(
     terms: &mut Terms,

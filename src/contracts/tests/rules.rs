@@ -1,4 +1,4 @@
-//! The rules of SPEC §9: one tree per finding class, the inheritance algebra, trees, and
+//! The rules of docs/src/reference/contracts.md: one tree per finding class, the inheritance algebra, trees, and
 //! the gate's reading of obligations from the base.
 
 use super::*;

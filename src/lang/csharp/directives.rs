@@ -1,5 +1,5 @@
 //! C# preprocessor directive lines as the compiler reads them, for the measurer (stage 2,
-//! before parsing; SPEC §4, §6.1). The grammar reads a directive's text as tokens, so a
+//! before parsing; docs/src/reference/measurement.md, docs/src/reference/gate.md#integrity). The grammar reads a directive's text as tokens, so a
 //! `/*` in `#region Helpers /*` opens a comment that hides code the compiler builds. This
 //! lexer follows the compiler's view of strings and comments (every `#if` branch taken,
 //! as the grammar does) to find the directive lines, and names the byte ranges the parser
@@ -30,7 +30,7 @@ pub fn blanked_ranges(text: &str) -> Vec<(usize, usize)> {
 
 /// The 0-based index, among the lines of a block comment's text, of the first line after
 /// its first that begins with `#if`, `#elif`, `#else`, `#endif`, `#region` or `#endregion`
-/// (SPEC §6.1): the compiler may have read that comment's opening in a branch it skips,
+/// (docs/src/reference/gate.md#integrity): the compiler may have read that comment's opening in a branch it skips,
 /// and code after it that the grammar reads as comment.
 pub fn comment_directive_line(comment: &str) -> Option<usize> {
     const HELD: [&str; 6] = ["if", "elif", "else", "endif", "region", "endregion"];

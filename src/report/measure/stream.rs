@@ -1,4 +1,4 @@
-//! `measure` as JSON (SPEC §7) and TSV, whole or written file by file as the files are
+//! `measure` as JSON (docs/src/reference/json.md#measure) and TSV, whole or written file by file as the files are
 //! measured ([`Stream`]).
 
 use std::fmt::Write as _;
@@ -12,7 +12,7 @@ use crate::judge::{Finding, Status};
 use crate::model::SkipReason;
 use crate::reason::FileReason;
 
-/// What follows the files in the JSON (SPEC §7), plus `findings` (every value past its
+/// What follows the files in the JSON (docs/src/reference/json.md#measure), plus `findings` (every value past its
 /// limit, with its `status`).
 #[derive(Serialize)]
 struct JsonTail<'a> {
@@ -20,7 +20,7 @@ struct JsonTail<'a> {
     findings: Vec<StatusFinding<'a>>,
 }
 
-/// One measured file of the JSON (SPEC §7; `loaded_bytes`, `imports`, `chain_bytes` and
+/// One measured file of the JSON (docs/src/reference/json.md#measure; `loaded_bytes`, `imports`, `chain_bytes` and
 /// `chain` for Markdown).
 #[derive(Serialize)]
 struct FileJson<'a> {
@@ -58,7 +58,7 @@ struct StatusFinding<'a> {
     status: Status,
 }
 
-/// JSON: exactly the SPEC §7 object `{"files", "skipped"}`, plus `findings`.
+/// JSON: exactly the docs/src/reference/json.md#measure object `{"files", "skipped"}`, plus `findings`.
 pub fn json(report: &MeasureReport) -> String {
     written(report, Format::Json)
 }
