@@ -1,15 +1,18 @@
 //! Stamps the measurement cache's version (src/cache): a digest of the measurer's source
-//! (src/measure, src/lang, src/model.rs, src/reason, src/lines.rs) and the locked
+//! (src/measure, src/lang, src/model.rs, src/reason, src/lines.rs, each module file with its folder) and the locked
 //! versions of the tree-sitter crates and pulldown-cmark, so a cache written by a build that could measure
 //! differently is never read.
 
 use std::hash::Hasher as _;
 use std::path::Path;
 
-const MEASURER: [&str; 5] = [
+const MEASURER: &[&str] = &[
+    "src/measure.rs",
     "src/measure",
+    "src/lang.rs",
     "src/lang",
     "src/model.rs",
+    "src/reason.rs",
     "src/reason",
     "src/lines.rs",
 ];

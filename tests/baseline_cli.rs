@@ -1,6 +1,6 @@
 //! `structgate baseline init|refresh` on scenario repositories (docs/src/reference/baseline.md).
 
-mod common;
+use crate::common;
 
 use common::{cs_class, principles, Scenario, BAND_12};
 

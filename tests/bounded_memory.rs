@@ -1,10 +1,10 @@
 //! Bounded resources (README "Reliability"): measuring parses a file, takes its units and
 //! drops its tree before the next, so the peak memory of a `measure` stays flat as the
-//! repository grows. One test alone in its binary: the process's peak resident memory
-//! (`VmHWM`) is then this test's.
+//! repository grows. The measuring runs in a process of its own (the test binary run
+//! again for that one test), so the process's peak resident memory (`VmHWM`) is its own.
 #![cfg(target_os = "linux")]
 
-mod common;
+use crate::common;
 
 use common::{rs_fn, Scenario};
 use structgate::measure::{measure_tree, Options};
@@ -46,8 +46,35 @@ fn measure(s: &Scenario, dir: &str) -> (usize, u64) {
     (outcomes.len(), bytes)
 }
 
+/// Set in the child process that does the measuring.
+const CHILD: &str = "STRUCTGATE_BOUNDED_MEMORY_CHILD";
+
 #[test]
 fn peak_memory_stays_flat_as_the_measured_tree_grows_eightfold() {
+    let exe = std::env::current_exe().expect("the test binary");
+    let out = std::process::Command::new(exe)
+        .args([
+            "bounded_memory::measured_alone_in_its_process",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD, "1")
+        .output()
+        .expect("the test binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("1 passed"), "{stdout}");
+    assert!(stderr.contains(" KiB measuring "), "{stderr}");
+}
+
+/// The measuring itself; does nothing unless run as the child of the test above.
+#[test]
+fn measured_alone_in_its_process() {
+    if std::env::var_os(CHILD).is_none() {
+        return;
+    }
     let s = Scenario::git();
     let body = rs_fn("f", LINES);
     for i in 0..16 {

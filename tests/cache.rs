@@ -3,7 +3,7 @@
 //! worktrees share it; a damaged cache is rewritten. `STRUCTGATE_CACHE_STATS` makes each
 //! run say on stderr how many files it parsed and how many came from the cache.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! repository, shallow or full, judged against `origin/main`; the pre-commit hook
 //! definition; this repository's own `.gitattributes`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

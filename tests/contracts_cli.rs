@@ -1,6 +1,6 @@
 //! `structgate contracts` on scenario repositories (docs/src/reference/contracts.md).
 
-mod common;
+use crate::common;
 
 use common::Scenario;
 

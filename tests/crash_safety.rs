@@ -2,7 +2,7 @@
 //! at any moment leaves the old file or the new one, never a mix; what a killed run left
 //! behind is removed by the next write; two refreshes at once leave a valid file.
 
-mod common;
+use crate::common;
 
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};

@@ -2,7 +2,7 @@
 //! document in the directories above it and all their imports, each distinct file once;
 //! the gate judges a document whose chain changed though the document did not.
 
-mod common;
+use crate::common;
 
 use common::{after_base, principles, Scenario};
 

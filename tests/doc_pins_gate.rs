@@ -4,7 +4,7 @@
 //! within the base's bands, new documents held to `new_file_bytes`, the first matching
 //! tier winning.
 
-mod common;
+use crate::common;
 
 use common::{after_base, principles, Scenario};
 

@@ -4,7 +4,7 @@
 //! Project Specifics replaces `pinned` and `tiers` whole; a branch that loosens a tier or
 //! a pin is told so.
 
-mod common;
+use crate::common;
 
 use common::{after_base, principles, Scenario};
 

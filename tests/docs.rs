@@ -1,7 +1,7 @@
 //! Document budgets (docs/src/reference/documents.md) through `measure`, `limits` and `baseline`: the fixtures of
 //! `fixtures/docs/` against `expected.tsv`, the JSON, text and TSV fields, and bad input.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

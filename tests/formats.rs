@@ -2,7 +2,7 @@
 //! or value for value; every SARIF log is validated against the official SARIF 2.1.0
 //! JSON schema (`fixtures/sarif/sarif-schema-2.1.0.json`).
 
-mod common;
+use crate::common;
 
 use common::{cs_class, Scenario};
 use serde_json::{json, Value};

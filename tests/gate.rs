@@ -1,6 +1,6 @@
 //! `structgate gate` on scenario repositories (docs/src/reference/gate.md).
 
-mod common;
+use crate::common;
 
 use common::{after_base, cs_class, principles, Scenario};
 

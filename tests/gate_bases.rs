@@ -3,7 +3,7 @@
 //! or wasn't taken, a `--base` that names nothing is an error, and the shallow-clone hint
 //! names a branch that exists.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

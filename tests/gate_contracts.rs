@@ -1,7 +1,7 @@
 //! `structgate gate` and directory contracts (docs/src/reference/gate.md, docs/src/reference/contracts.md): the directories a branch
 //! touches are checked, with obligations read from the base's contracts.
 
-mod common;
+use crate::common;
 
 use common::{after_base, cs_class, principles, Scenario};
 

@@ -2,7 +2,7 @@
 //! `loaded_bytes` when a file it imports eagerly changed, and moving prose into an
 //! imported file does not shrink what it loads.
 
-mod common;
+use crate::common;
 
 use common::{after_base, principles, Scenario};
 

@@ -3,7 +3,7 @@
 //! checkout, CRLF under `core.autocrlf`, a missing object, and programs the repository
 //! names (filters, textconv, hooks, fsmonitor), which must never run.
 
-mod common;
+use crate::common;
 
 use common::{after_base, cs_class, Scenario};
 

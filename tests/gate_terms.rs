@@ -2,7 +2,7 @@
 //! made to its own terms, marked loosens or tightens and never applied, and the baseline
 //! entries that can tighten — in text, JSON and `--pr-summary`.
 
-mod common;
+use crate::common;
 
 use common::{after_base, cs_class, principles, Scenario};
 

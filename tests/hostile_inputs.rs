@@ -2,7 +2,7 @@
 //! file, binary and UTF-16 files, 20,000 levels of nesting, a baseline with a merge
 //! conflict, a principles.md with two `## Limits` sections. Each has a defined outcome.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! repository, symbolic links out of it and in loops, and file names with spaces, tabs,
 //! newlines and non-ASCII characters through `baseline init` → commit → `gate`.
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::symlink;
 use std::path::Path;

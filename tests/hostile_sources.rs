@@ -2,7 +2,7 @@
 //! branch can't hide code from the gate through C# directive text, top-level
 //! statements, Rust `cfg` strings, lone-CR line ends, extension case or deep YAML.
 
-mod common;
+use crate::common;
 
 use common::{after_base, cs_class, cs_method, rs_fn, Scenario, BAND_12};
 

@@ -1,7 +1,7 @@
 //! `structgate init` (README "Quick start"): a context set up from the project files, its
 //! validation and baseline, and the README's Quick start followed line by line.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -1,6 +1,6 @@
 //! `structgate limits` and the configuration errors every command reports (docs/src/reference/contexts.md, docs/src/reference/limits.md).
 
-mod common;
+use crate::common;
 
 use common::{cs_class, principles, Scenario};
 

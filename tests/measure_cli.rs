@@ -1,6 +1,6 @@
 //! `structgate measure` as a user runs it (docs/src/reference/measurement.md, docs/src/reference/json.md#measure).
 
-mod common;
+use crate::common;
 
 use common::{cs_class, principles, rs_fn, Scenario};
 

@@ -262,7 +262,7 @@ fn a_generated_header_is_measured_when_not_honoured() {
 
 /// Measures a real checkout named by `STRUCTGATE_MEASURE_DIR` and prints every unit, to
 /// compare names and spans with the source by eye:
-/// `STRUCTGATE_MEASURE_DIR=/tmp/serde cargo test --test measure_fixtures -- --ignored --nocapture`
+/// `STRUCTGATE_MEASURE_DIR=/tmp/serde cargo test --test integration measure_fixtures -- --ignored --nocapture`
 #[test]
 #[ignore]
 fn measure_a_real_checkout() {

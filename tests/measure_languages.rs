@@ -1,7 +1,7 @@
 //! TypeScript and JavaScript through every command and output, as a user runs them
 //! (docs/src/reference/languages.md): the same judge, baseline and reports as C# and Rust.
 
-mod common;
+use crate::common;
 
 use common::{after_base, Scenario, BAND_12};
 use serde_json::json;

@@ -1,7 +1,7 @@
 //! Python, Go and Java through every command and output, as a user runs them (docs/src/reference/languages.md):
 //! the same judge, baseline and reports as the other languages.
 
-mod common;
+use crate::common;
 
 use common::{after_base, Scenario, BAND_12};
 

@@ -2,7 +2,7 @@
 //! gate tolerates (docs/src/reference/baseline.md): the entries of a file renamed since the baseline was last
 //! changed, within the same context's baseline.
 
-mod common;
+use crate::common;
 
 use common::{cs_class, principles, Scenario, BAND_12};
 

@@ -1,7 +1,7 @@
 //! `structgate baseline merge %O %A %B %P` as git's merge driver for
 //! `structure-baseline.tsv`: real `git merge` runs in scenario repositories.
 
-mod common;
+use crate::common;
 
 use assert_cmd::cargo::cargo_bin;
 use common::Scenario;

@@ -2,7 +2,7 @@
 //! run's errors come back as values with their exit code, and nothing exits. Also the
 //! error messages that name a file or a path: each names it once.
 
-mod common;
+use crate::common;
 
 use common::{cs_class, principles, Scenario, BAND_12, INVENTORY};
 use structgate::{run_with_args, Exit, Failure};

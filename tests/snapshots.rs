@@ -3,7 +3,7 @@
 //! change to any of them shows as a diff to review (`INSTA_UPDATE=always cargo test`
 //! rewrites them; `git diff tests/snapshots` shows what changed).
 
-mod common;
+use crate::common;
 
 use common::{cs_class, principles, Scenario};
 

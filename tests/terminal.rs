@@ -2,7 +2,7 @@
 //! progress bar (only on a terminal: runs under `script` get a pseudo-terminal) and
 //! `completions`.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

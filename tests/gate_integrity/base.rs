@@ -3,7 +3,7 @@
 //! replace refs and grafts, which are never honoured.
 
 use crate::common::{after_base, principles, Scenario};
-use crate::{add_forty, assert_fails_forty, feature_with_forty};
+use crate::gate_integrity::{add_forty, assert_fails_forty, feature_with_forty};
 
 /// `git clone --single-branch --branch feature` of `s` into a temp dir: origin/HEAD
 /// points at origin/feature (as git sets it up when the upstream's HEAD is `feature`).
@@ -180,5 +180,5 @@ fn grafts_are_never_honoured() {
             .starts_with(&format!("base {main} (merge-base of HEAD and main)\n")),
         "{run:?}"
     );
-    assert_eq!(after_base(&run.stdout)[1], crate::FORTY);
+    assert_eq!(after_base(&run.stdout)[1], crate::gate_integrity::FORTY);
 }

@@ -3,7 +3,7 @@
 //! can set locally, neither fail the listing nor hide a changed file.
 
 use crate::common::{after_base, cs_class, Scenario};
-use crate::{assert_fails_forty, feature_with_forty, FORTY};
+use crate::gate_integrity::{assert_fails_forty, feature_with_forty, FORTY};
 
 #[test]
 fn a_working_tree_encoding_on_the_branch_fails_no_listing() {
@@ -86,7 +86,10 @@ fn core_ignore_case_hides_no_file_that_differs_in_case() {
     s.git_ok(&["config", "core.ignoreCase", "true"]);
     s.write("src/small.cs", &cs_class("Forty", &[("Run", 40)]));
     let run = s.gate(&[]);
-    crate::assert_fails_with(&run, &crate::forty_in("src/small.cs", "Forty.Run"));
+    crate::gate_integrity::assert_fails_with(
+        &run,
+        &crate::gate_integrity::forty_in("src/small.cs", "Forty.Run"),
+    );
 }
 
 #[test]
@@ -97,7 +100,10 @@ fn index_flags_hide_no_changed_file() {
         s.write("src/Small.cs", &cs_class("Small", &[("Run", 40)]));
         assert_eq!(s.git_ok(&["status", "--porcelain"]), "", "git sees nothing");
         let run = s.gate(&[]);
-        crate::assert_fails_with(&run, &crate::forty_in("src/Small.cs", "Small.Run"));
+        crate::gate_integrity::assert_fails_with(
+            &run,
+            &crate::gate_integrity::forty_in("src/Small.cs", "Small.Run"),
+        );
     }
 }
 

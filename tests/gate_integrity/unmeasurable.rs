@@ -136,7 +136,10 @@ fn a_forged_cache_entry_is_ignored_by_the_gate() {
         "{measured:?}"
     );
     let run = s.gate(&[]);
-    crate::assert_fails_with(&run, &crate::forty_in("src/Small.cs", "Small.Run"));
+    crate::gate_integrity::assert_fails_with(
+        &run,
+        &crate::gate_integrity::forty_in("src/Small.cs", "Small.Run"),
+    );
 }
 
 /// `Small` with `Run` of `lines` lines hidden from the grammar in a block comment that

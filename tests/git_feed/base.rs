@@ -3,7 +3,7 @@
 use structgate::git::{BaseResolution, Repo};
 use structgate::source::FileSource;
 
-use crate::scenario::{branched, found, lines, not_found, run_git, strings, Scenario};
+use crate::git_feed::scenario::{branched, found, lines, not_found, run_git, strings, Scenario};
 
 #[test]
 fn default_bases_prefer_origin_head_then_origin_main() {

@@ -2,7 +2,7 @@
 
 use structgate::git::{BaseResolution, ChangeKind, Repo};
 
-use crate::scenario::{branched, change, lines, renamed, run_git, Scenario};
+use crate::git_feed::scenario::{branched, change, lines, renamed, run_git, Scenario};
 
 #[test]
 fn changes_cover_committed_staged_unstaged_untracked_and_deleted() {

@@ -2,7 +2,7 @@
 
 use structgate::source::{Entry, FileSource, Listed};
 
-use crate::scenario::{branched, lines, Scenario};
+use crate::git_feed::scenario::{branched, lines, Scenario};
 
 #[test]
 fn tree_source_reads_files_at_a_commit() {

@@ -2,9 +2,9 @@
 
 use structgate::git::Repo;
 
-use crate::scenario::{lines, Scenario};
+use crate::git_feed::scenario::{lines, Scenario};
 
-/// `cargo test --release --test git_feed -- --ignored --nocapture`: prints how long
+/// `cargo test --release --test integration git_feed -- --ignored --nocapture`: prints how long
 /// `changes()` takes on a repository of 5,000 files with a branch's worth of changes.
 #[test]
 #[ignore = "timing, run by hand"]

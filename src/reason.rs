@@ -71,7 +71,7 @@ mod tests {
 
     #[test]
     fn the_readme_documents_every_code_with_its_meaning() {
-        let readme = include_str!("../../README.md");
+        let readme = include_str!("../README.md");
         let codes = every_code();
         assert_eq!(codes.len(), 22);
         for (code, description) in codes {

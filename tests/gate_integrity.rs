@@ -2,8 +2,7 @@
 //! builds a scenario repository, makes one attack the way a branch could, and asserts
 //! the exact outcome: the gate fails naming the unit, or lists the path with its reason.
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 
 mod base;
 mod index;
