@@ -1,4 +1,4 @@
-//! Seed 001's two guards end to end (docs/src/reference/documents.md#pins-and-tiers): every document pinned at its size by
+//! Pins and tier caps, the two guards of document budgets, end to end (docs/src/reference/documents.md#pins-and-tiers): every document pinned at its size by
 //! `baseline init`, any growth failing the gate with its delta, a deliberate growth
 //! recorded by `baseline accept` within the band, honoured by `gate --accept-growth` only
 //! within the base's bands, new documents held to `new_file_bytes`, the first matching
@@ -90,6 +90,60 @@ fn a_pinned_document_that_grows_by_310_bytes_fails_with_the_delta() {
             "measured 1 file(s): 0 function(s), 0 type(s); 0 excess(es), \
              2 value(s) grown past their pin, 0 divergence(s), 0 tolerated by the baseline"
         )
+    );
+}
+
+/// A pin's growth within its band is labelled as such in every format, never "past the
+/// band": the PR summary's section, GitHub's annotation title and SARIF's message.
+#[test]
+fn a_pins_growth_is_labelled_grew_past_its_pin_in_every_format() {
+    let s = repo();
+    s.write("docs/plan.md", &doc(10_320));
+    s.write("docs/old.md", &doc(41_000));
+    let summary = s.path().join("summary.md");
+    let run = s.gate(&["--pr-summary", summary.to_str().expect("utf-8")]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let md = std::fs::read_to_string(&summary).expect("summary");
+    let past = "### Structure past the band\n\n\
+        - `docs/old.md` `old.md`: file_bytes 41000 > 40960 (band 40960, baseline 40000)\n";
+    let grew = "### Grew past its pin\n\n\
+        - `docs/old.md` `old.md`: loaded_bytes 41000 > pinned 40000 (+1000; limit 65536, band 65536)\n\
+        - `docs/plan.md` `plan.md`: file_bytes 10320 > pinned 10010 (+310; limit 40960, band 40960)\n\
+        - `docs/plan.md` `plan.md`: loaded_bytes 10320 > pinned 10010 (+310; limit 65536, band 65536)\n";
+    assert!(md.contains(past), "{md}");
+    assert!(md.contains(grew), "{md}");
+    let github = s.gate(&["--format", "github"]);
+    assert_eq!(github.code, 1, "{github:?}");
+    let titles: Vec<&str> = github
+        .stdout
+        .lines()
+        .filter_map(|l| l.split("title=").nth(1)?.split("::").next())
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "file_bytes past the band",
+            "loaded_bytes grew past its pin",
+            "file_bytes grew past its pin",
+            "loaded_bytes grew past its pin",
+        ]
+    );
+    let sarif = s.gate(&["--format", "sarif"]);
+    let v: serde_json::Value = serde_json::from_str(&sarif.stdout).expect("sarif");
+    let messages: Vec<&str> = v["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| r["message"]["text"].as_str().expect("text"))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "old.md: file_bytes 41000 > 40960 (band 40960, baseline 40000)",
+            "old.md grew past its pin: loaded_bytes 41000 > pinned 40000 (+1000; limit 65536, band 65536)",
+            "plan.md grew past its pin: file_bytes 10320 > pinned 10010 (+310; limit 40960, band 40960)",
+            "plan.md grew past its pin: loaded_bytes 10320 > pinned 10010 (+310; limit 65536, band 65536)",
+        ]
     );
 }
 

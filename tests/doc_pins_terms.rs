@@ -120,7 +120,7 @@ fn a_key_inside_a_tier_outside_its_list_is_an_unknown_key() {
     );
 }
 
-/// Seed 001's terms: a 40 KiB default, a 32 KiB new-file anchor, every document pinned
+/// The agent-documents recipe's terms: a 40 KiB default, a 32 KiB new-file anchor, every document pinned
 /// at its size, and two tiers for named files.
 const SEED: &str = "file_bytes: 40960\nnew_file_bytes: 32768\nloaded_bytes: 65536\n\
 pinned: [file_bytes, loaded_bytes]\ntiers:\n  - name: xl\n    paths: [workflows/plan.md, \

@@ -420,10 +420,18 @@ pub fn pr_summary(report: &GateReport) -> String {
         let note = imports_note(report, f);
         format!("- `{}` `{}`: {}{note}\n", f.path, f.unit, finding_detail(f))
     };
-    if !report.excesses.is_empty() {
-        out.push_str("\n### Structure past the band\n\n");
-        for f in &report.excesses {
-            out.push_str(&line(f));
+    // A pin's growth within its band is its own section, never "past the band".
+    let (grown, past): (Vec<&Finding>, Vec<&Finding>) =
+        report.excesses.iter().partition(|f| f.verdict.pin_growth());
+    for (title, findings) in [
+        ("Structure past the band", past),
+        ("Grew past its pin", grown),
+    ] {
+        if !findings.is_empty() {
+            let _ = write!(out, "\n### {title}\n\n");
+            for f in findings {
+                out.push_str(&line(f));
+            }
         }
     }
     if !report.unmeasurable.is_empty() {

@@ -73,7 +73,9 @@ pub fn measure(report: &MeasureReport) -> String {
 /// `::error file=P,line=S,endLine=E,title=function_lines past the band::UNIT: DETAIL`.
 fn finding(f: &Finding) -> String {
     let metric = f.verdict.metric;
-    let (kind, title) = if f.verdict.status == Status::Excess {
+    let (kind, title) = if f.verdict.pin_growth() {
+        ("error", format!("{metric} grew past its pin"))
+    } else if f.verdict.status == Status::Excess {
         ("error", format!("{metric} past the band"))
     } else {
         ("warning", format!("{metric} within tolerance"))

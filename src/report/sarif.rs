@@ -142,7 +142,7 @@ fn result(f: &Finding) -> Value {
         "ruleId": v.metric.key(),
         "ruleIndex": Metric::ALL.iter().position(|m| *m == v.metric),
         "level": level,
-        "message": {"text": format!("{}: {}", f.unit, finding_detail(f))},
+        "message": {"text": message(f)},
         "locations": [location],
         "partialFingerprints": {FINGERPRINT_KEY: fingerprint(&f.path, &f.unit, v.metric)},
         "properties": {
@@ -155,6 +155,16 @@ fn result(f: &Finding) -> Value {
             "status": v.status,
         },
     })
+}
+
+/// `UNIT: DETAIL`, or `UNIT grew past its pin: DETAIL` for a pin's growth within its band.
+fn message(f: &Finding) -> String {
+    let grew = if f.verdict.pin_growth() {
+        " grew past its pin"
+    } else {
+        ""
+    };
+    format!("{}{grew}: {}", f.unit, finding_detail(f))
 }
 
 fn location(path: &str, lines: Option<(u32, u32)>) -> Value {
