@@ -42,17 +42,33 @@ fn color_asked(args: &[std::ffi::OsString]) -> Option<ColorChoice> {
     asked
 }
 
-#[derive(Debug, Parser)]
-#[command(
-    name = "structgate",
-    version,
-    about = "Keeps C# and Rust code inside the size limits its team wrote down",
-    long_about = "Keeps C# and Rust code inside the size limits its team wrote down.\n\n\
+/// What structgate does, in one line, naming the languages it measures.
+fn about() -> String {
+    format!(
+        "Keeps {} code, and Markdown documents, inside the size limits its team wrote down",
+        crate::model::Language::code_languages()
+    )
+}
+
+fn long_about() -> String {
+    format!(
+        "{}.\n\n\
         Limits live in each context's principles.md; units already past them are recorded \
         in structure-baseline.tsv; the gate judges only what a branch changed since its \
         merge-base, by the terms as they were at that base.\n\n\
         Exit codes: 0 passed (or not judged), 1 findings or a failed --check, 2 bad usage, \
-        bad configuration or input, or a git failure."
+        bad configuration or input, or a git failure.",
+        about()
+    )
+}
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "structgate",
+    version,
+    about = about(),
+    long_about = long_about(),
+    after_help = "Guide: docs/src/getting-started.md"
 )]
 pub struct Cli {
     /// Run as if started in DIR
@@ -78,20 +94,26 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Measure files and directories and print every unit with its lines
+    #[command(after_help = "Guide: docs/src/commands/measure.md")]
     Measure(MeasureArgs),
     /// Show each context's effective limits, bands and baseline state
+    #[command(after_help = "Guide: docs/src/commands/limits.md")]
     Limits(LimitsArgs),
-    /// Write or tighten structure-baseline.tsv
-    #[command(subcommand)]
+    /// Write, tighten, raise or merge structure-baseline.tsv
+    #[command(subcommand, after_help = "Guide: docs/src/commands/baseline.md")]
     Baseline(BaselineCommand),
     /// Judge what the branch changed since its merge-base, by the base's terms
+    #[command(after_help = "Guide: docs/src/commands/gate.md")]
     Gate(GateArgs),
     /// Check that every directory of a managed tree carries a contract (README.md)
+    #[command(after_help = "Guide: docs/src/commands/contracts.md")]
     Contracts(ContractsArgs),
     /// Set a context up: context.yaml from the project files, principles.md with default
     /// Limits, then its validation and baseline
+    #[command(after_help = "Guide: docs/src/commands/init.md")]
     Init(InitArgs),
     /// Print a shell completion script
+    #[command(after_help = "Guide: docs/src/commands/completions.md")]
     Completions {
         /// The shell to complete for
         #[arg(value_enum)]
@@ -102,13 +124,17 @@ pub enum Command {
 #[derive(Debug, Subcommand)]
 pub enum BaselineCommand {
     /// Write a baseline for each context with limits that has none
+    #[command(after_help = "Guide: docs/src/commands/baseline.md")]
     Init(BaselineArgs),
     /// Tighten each baseline to what the code now measures
+    #[command(after_help = "Guide: docs/src/commands/baseline.md")]
     Refresh(BaselineArgs),
     /// Record a deliberate growth: raise the pins of the files at or below PATH to
     /// their current values, within their bands (all or nothing)
+    #[command(after_help = "Guide: docs/src/commands/baseline.md")]
     Accept(AcceptArgs),
     /// Git merge driver: merge two branches' baselines entry by entry into OURS
+    #[command(after_help = "Guide: docs/src/integrations/merge-driver.md")]
     Merge {
         /// The common ancestor's version (git's %O)
         #[arg(value_name = "BASE")]

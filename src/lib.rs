@@ -38,7 +38,7 @@ use clap::ColorChoice;
 use crate::cli::{BaselineCommand, Command, Format, GateFormat, MeasureFormat};
 use crate::report::console::Console;
 
-/// The three exit codes of every command (docs/src/reference/gate.md).
+/// The three exit codes of every command (docs/src/reference/exit-codes.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {
     /// Passed, or not judged.
@@ -50,6 +50,9 @@ pub enum Exit {
 }
 
 impl Exit {
+    /// Every exit code, in order.
+    pub const ALL: [Exit; 3] = [Exit::Pass, Exit::Findings, Exit::Error];
+
     /// The process's exit code.
     pub fn code(self) -> ExitCode {
         ExitCode::from(self as u8)

@@ -47,6 +47,54 @@ const EXTENSIONS: [(&str, Language); 14] = [
 ];
 
 impl Language {
+    /// Every language, in the order `--help`, the package description and the docs name
+    /// them: the code languages, then Markdown.
+    pub const ALL: [Language; 8] = [
+        Language::CSharp,
+        Language::Rust,
+        Language::TypeScript,
+        Language::JavaScript,
+        Language::Python,
+        Language::Go,
+        Language::Java,
+        Language::Markdown,
+    ];
+
+    /// The name a person reads: `C#`, `TypeScript`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::CSharp => "C#",
+            Language::Rust => "Rust",
+            Language::TypeScript => "TypeScript",
+            Language::JavaScript => "JavaScript",
+            Language::Python => "Python",
+            Language::Go => "Go",
+            Language::Java => "Java",
+            Language::Markdown => "Markdown",
+        }
+    }
+
+    /// The extensions of the language's files, without the dot, in the order listed.
+    pub fn extensions(self) -> impl Iterator<Item = &'static str> {
+        EXTENSIONS
+            .iter()
+            .filter(move |(_, language)| *language == self)
+            .map(|(ext, _)| *ext)
+    }
+
+    /// The code languages, named in prose: `C#, Rust, ... and Java`.
+    pub fn code_languages() -> String {
+        let names: Vec<&str> = Language::ALL
+            .iter()
+            .filter(|l| **l != Language::Markdown)
+            .map(|l| l.name())
+            .collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => names.concat(),
+        }
+    }
+
     /// The language of a path by its extension, in any letter case (`Big.CS` is C#);
     /// `None` for files structgate doesn't measure.
     pub fn of_path(path: &str) -> Option<Language> {
