@@ -1,6 +1,7 @@
-//! The README's integration recipes, run the way CI runs them: a clone of an `origin`
-//! repository, shallow or full, judged against `origin/main`; the pre-commit hook
-//! definition; this repository's own `.gitattributes`.
+//! The CI recipes (docs/src/integrations/ci.md, the README's "Gate in CI"), run the way CI
+//! runs them: a clone of an `origin` repository, shallow or full, a pull request judged
+//! against `origin/main` and a push to `main` against the commit before the push; the
+//! pre-commit hook definition; this repository's own `.gitattributes`.
 
 use crate::common;
 
@@ -110,6 +111,28 @@ fn the_github_actions_job_annotates_the_pull_request() {
              base {} (merge-base of HEAD and origin/main)\n\
              structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band\n",
             base.trim()
+        )
+    );
+}
+
+/// A push build of `main`: a full clone at the pushed commit, judged with `--base` the
+/// commit `main` pointed at before the push (`github.event.before`,
+/// `$CI_COMMIT_BEFORE_SHA`), so the push's own commits are judged.
+#[test]
+fn a_push_build_is_judged_against_the_commit_before_the_push() {
+    let s = origin();
+    let before = s.rev_parse("main");
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]));
+    s.commit("grow on main");
+    let dir = clone(&s, &["--branch", "main"]);
+    let run = s.run_in(&dir, &["gate", "--base", &before, "--require-judged"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        format!(
+            "base {before} (merge-base of HEAD and {before})\n\
+             structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band\n\
+             src/Small.cs:3 Small.Run: function_lines 13 > 10 (band 10)\n"
         )
     );
 }

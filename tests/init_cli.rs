@@ -1,5 +1,6 @@
-//! `structgate init` (README "Quick start"): a context set up from the project files, its
-//! validation and baseline, and the README's Quick start followed line by line.
+//! `structgate init` (docs/src/commands/init.md): a context set up from the project files,
+//! its validation and baseline; the README's Quick start and every command of the guide's
+//! getting-started page, followed line by line on a fresh clone.
 
 use crate::common;
 
@@ -46,7 +47,7 @@ fn init_writes_the_context_its_principles_and_its_baseline_and_says_what_next() 
     );
     assert_eq!(
         s.read("context.yaml"),
-        "# structgate: the directories this context owns (README \"Contexts\").\n\
+        "# structgate: the directories this context owns (docs/src/reference/contexts.md in structgate's guide).\n\
          # workdir is relative to the repository root, sources to workdir.\n\
          meta:\n  workdir: .\n\
          sources:\n\
@@ -133,22 +134,40 @@ fn init_in_a_directory_names_it_in_every_path_and_lang_picks_the_project_files()
     );
 }
 
-/// The shell lines of the README's Quick start, in order.
-fn quick_start() -> Vec<String> {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
-    let section = &readme[readme.find("\n## Quick start\n").expect("Quick start")..];
-    let block = &section[section.find("```sh\n").expect("a sh block") + 6..];
-    let block = &block[..block.find("```").expect("its end")];
-    block
-        .lines()
-        .map(|l| l.split(" #").next().unwrap_or("").trim().to_string())
-        .filter(|l| !l.is_empty())
-        .collect()
+/// The shell lines of the `sh` blocks of `file` (relative to the repository root) from the
+/// heading `from` on, up to the next heading of its level (or all of them with `from`
+/// empty), in order, without comments.
+fn shell_lines(file: &str, from: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file))
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    let mut section = text.as_str();
+    if !from.is_empty() {
+        let at = text
+            .find(&format!("\n{from}\n"))
+            .unwrap_or_else(|| panic!("{file}: {from}"));
+        section = &text[at + 1..];
+        let level = from.split(' ').next().unwrap_or_default();
+        if let Some(end) = section[from.len()..].find(&format!("\n{level} ")) {
+            section = &section[..from.len() + end];
+        }
+    }
+    let mut lines = Vec::new();
+    for block in section.split("```sh\n").skip(1) {
+        let block = &block[..block.find("```").expect("the block's end")];
+        lines.extend(
+            block
+                .lines()
+                .map(|l| l.split(" #").next().unwrap_or("").trim().to_string())
+                .filter(|l| !l.is_empty() && !l.starts_with('#')),
+        );
+    }
+    lines
 }
 
-#[test]
-fn the_quick_start_judges_a_fresh_clone_on_the_first_try() {
+/// Runs `lines` one by one with `sh` in a fresh clone of a generated project, structgate
+/// on `PATH`, as a newcomer would; each must succeed, and the gate must judge. The
+/// install is the one line not run: the test runs the binary it built.
+fn follow_on_a_fresh_clone(lines: &[String]) {
     let origin = project();
     origin.commit("the project");
     let work = tempfile::tempdir().expect("temp dir");
@@ -173,12 +192,8 @@ fn the_quick_start_judges_a_fresh_clone_on_the_first_try() {
         bin.parent().expect("bin dir").display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let lines = quick_start();
     assert!(lines.iter().any(|l| l == "structgate init"), "{lines:?}");
-    assert_eq!(
-        lines.last().map(String::as_str),
-        Some("structgate gate --require-judged")
-    );
+    let mut judged = false;
     for line in lines.iter().filter(|l| !l.starts_with("cargo install")) {
         let out = Command::new("sh")
             .args(["-c", line])
@@ -202,6 +217,37 @@ fn the_quick_start_judges_a_fresh_clone_on_the_first_try() {
                 ),
                 "{stdout}"
             );
+            judged = true;
         }
     }
+    assert!(judged, "no gate in {lines:?}");
+}
+
+#[test]
+fn the_readme_quick_start_judges_a_fresh_clone_on_the_first_try() {
+    let lines = shell_lines("README.md", "## Quick start");
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("structgate gate --require-judged")
+    );
+    follow_on_a_fresh_clone(&lines);
+}
+
+/// Every command the guide's getting-started page shows, in its order: the install, the
+/// Quick start of the README, and a look around.
+#[test]
+fn every_command_of_the_getting_started_page_runs_on_a_fresh_clone() {
+    let page = shell_lines("docs/src/getting-started.md", "");
+    let adopt = shell_lines(
+        "docs/src/getting-started.md",
+        "## Adopt it on an existing codebase",
+    );
+    let readme = shell_lines("README.md", "## Quick start");
+    assert_eq!(
+        adopt[..],
+        readme[1..],
+        "the README's Quick start and the guide's differ"
+    );
+    assert!(page.iter().any(|l| l == "structgate --version"), "{page:?}");
+    follow_on_a_fresh_clone(&page);
 }

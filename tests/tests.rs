@@ -8,6 +8,7 @@ mod ci_recipes;
 mod common;
 mod contracts_cli;
 mod crash_safety;
+mod doc_book;
 mod doc_chains;
 mod doc_pins_gate;
 mod doc_pins_terms;

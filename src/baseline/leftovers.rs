@@ -1,5 +1,5 @@
-//! Temporary files that an interrupted baseline write left behind (README
-//! "Reliability"). A write is a temp file beside the baseline, renamed over it; a run
+//! Temporary files that an interrupted baseline write left behind (docs/src/reference/baseline.md,
+//! docs/dev/test-matrix.md). A write is a temp file beside the baseline, renamed over it; a run
 //! killed before the rename leaves the temp file. No reader ever looks at one; the next
 //! write removes those whose process is gone. The measurement cache names its temp files
 //! the same way and cleans them with [`remove_stale_temps_in`].

@@ -16,9 +16,8 @@ mod sources;
 
 pub use sources::{Found, Project};
 
-/// The Limits `init` writes: the guide's own example (`function_lines: 55`,
-/// `tolerance_percent: 25`) and a default for every other code metric (README "structgate
-/// init").
+/// The Limits `init` writes: `function_lines: 55` with `tolerance_percent: 25`, and a
+/// default for every other code metric (docs/src/reference/metrics.md#what-structgate-init-writes).
 pub const DEFAULT_LIMITS: [(&str, u64); 5] = [
     ("function_lines", 55),
     ("type_lines", 400),
@@ -123,7 +122,7 @@ fn write(path: &Path, text: &str) -> Result<()> {
 /// The `context.yaml` of a context in `rel` (repository-relative) with `sources`.
 fn context_yaml(rel: &str, sources: &[Found]) -> String {
     let mut out = String::from(
-        "# structgate: the directories this context owns (README \"Contexts\").\n\
+        "# structgate: the directories this context owns (docs/src/reference/contexts.md in structgate's guide).\n\
          # workdir is relative to the repository root, sources to workdir.\n",
     );
     out.push_str(&format!("meta:\n  workdir: {}\n", relpath::shown(rel)));

@@ -1,0 +1,432 @@
+//! The guide and the reference (docs/src/) against the code: every reference page and
+//! anchor the code cites exists, every link between the pages resolves, every page is in
+//! the book's summary, and every table that lists one of the code's registries (Limits
+//! keys, reason codes, languages and extensions, SARIF rules, exit codes) lists exactly
+//! what the code has. `--help` and the package description name the languages from the
+//! code's own list.
+
+use crate::common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
+
+use common::Scenario;
+use structgate::model::{Language, Metric};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Every file under `dir` whose name ends with one of `exts`, sorted.
+fn files_under(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for entry in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                todo.push(path);
+            } else if exts.iter().any(|e| path.to_string_lossy().ends_with(e)) {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Every Markdown file of the docs: the book, the contributor docs, the README and
+/// CONTRIBUTING.md.
+fn markdown_files() -> Vec<PathBuf> {
+    let mut files = files_under(&root().join("docs"), &[".md"]);
+    files.push(root().join("README.md"));
+    files.push(root().join("CONTRIBUTING.md"));
+    files
+}
+
+/// A heading's anchor as mdBook and GitHub make it: lower case, letters, digits, `-` and
+/// `_` kept, whitespace made `-`, everything else dropped.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .chars()
+        .filter_map(|c| match c {
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c.to_lowercase().next()?),
+            c if c.is_whitespace() => Some('-'),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of a Markdown page's headings (a repeated one gets `-1`, `-2`, ...).
+fn anchors(text: &str) -> BTreeSet<String> {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut anchors = BTreeSet::new();
+    let mut heading: Option<String> = None;
+    for event in Parser::new(text) {
+        match event {
+            Event::Start(Tag::Heading { .. }) => heading = Some(String::new()),
+            Event::Text(t) | Event::Code(t) => {
+                if let Some(h) = heading.as_mut() {
+                    h.push_str(&t);
+                }
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                let base = slug(&heading.take().unwrap_or_default());
+                let n = seen.entry(base.clone()).or_insert(0);
+                anchors.insert(match *n {
+                    0 => base.clone(),
+                    k => format!("{base}-{k}"),
+                });
+                *n += 1;
+            }
+            _ => {}
+        }
+    }
+    anchors
+}
+
+/// The link targets of a Markdown page, outside code.
+fn links(text: &str) -> Vec<String> {
+    Parser::new(text)
+        .filter_map(|event| match event {
+            Event::Start(Tag::Link { dest_url, .. }) => Some(dest_url.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every `docs/src/reference/PAGE.md[#anchor]` written in `text`.
+fn citations(text: &str) -> Vec<(String, Option<String>)> {
+    const PREFIX: &str = "docs/src/reference/";
+    let name = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-' || *c == '_')
+            .collect()
+    };
+    let mut found = Vec::new();
+    for (at, _) in text.match_indices(PREFIX) {
+        let rest = &text[at + PREFIX.len()..];
+        let page = name(rest);
+        let Some(after) = rest[page.len()..].strip_prefix(".md") else {
+            continue;
+        };
+        if page.is_empty() {
+            continue;
+        }
+        let anchor = after.strip_prefix('#').map(name).filter(|a| !a.is_empty());
+        found.push((format!("{page}.md"), anchor));
+    }
+    found
+}
+
+#[test]
+fn every_reference_page_and_anchor_the_code_cites_exists() {
+    let mut sources = files_under(&root().join("src"), &[".rs"]);
+    sources.extend(files_under(&root().join("tests"), &[".rs"]));
+    sources.extend(markdown_files());
+    sources.extend([root().join("Cargo.toml"), root().join("build.rs")]);
+    let mut cited = 0;
+    let mut dangling = Vec::new();
+    for file in &sources {
+        for (page, anchor) in citations(&read(file)) {
+            cited += 1;
+            let path = root().join("docs/src/reference").join(&page);
+            let ok = path.is_file()
+                && anchor
+                    .as_ref()
+                    .is_none_or(|a| anchors(&read(&path)).contains(a));
+            if !ok {
+                let anchor = anchor.map(|a| format!("#{a}")).unwrap_or_default();
+                dangling.push(format!("{}: {page}{anchor}", file.display()));
+            }
+        }
+    }
+    assert!(cited > 300, "only {cited} citations found");
+    assert_eq!(dangling, Vec::<String>::new());
+}
+
+#[test]
+fn every_link_between_the_pages_resolves() {
+    let mut broken = Vec::new();
+    for file in markdown_files() {
+        let text = read(&file);
+        for link in links(&text) {
+            if link.contains("://") || link.starts_with("mailto:") {
+                continue;
+            }
+            let (path, anchor) = match link.split_once('#') {
+                Some((p, a)) => (p, Some(a)),
+                None => (link.as_str(), None),
+            };
+            let target = if path.is_empty() {
+                file.clone()
+            } else {
+                file.parent().expect("dir").join(path)
+            };
+            let ok = target.exists()
+                && anchor.is_none_or(|a| {
+                    !target.to_string_lossy().ends_with(".md")
+                        || anchors(&read(&target)).contains(a)
+                });
+            if !ok {
+                broken.push(format!("{}: {link}", file.display()));
+            }
+        }
+    }
+    assert_eq!(broken, Vec::<String>::new());
+}
+
+#[test]
+fn the_summary_lists_every_page_of_the_book() {
+    let src = root().join("docs/src");
+    let summary = read(&src.join("SUMMARY.md"));
+    let listed: BTreeSet<PathBuf> = links(&summary).iter().map(|l| src.join(l)).collect();
+    let pages: BTreeSet<PathBuf> = files_under(&src, &[".md"])
+        .into_iter()
+        .filter(|p| !p.ends_with("SUMMARY.md"))
+        .collect();
+    assert_eq!(listed, pages);
+    assert!(read(&root().join("docs/book.toml")).contains("src = \"src\""));
+}
+
+/// The rows of the tables under heading `section` (a level-2 heading) of a reference
+/// page: each row's cells, without the header rows.
+fn table_rows(page: &str, section: &str) -> Vec<Vec<String>> {
+    let text = read(&root().join("docs/src/reference").join(page));
+    let mut rows = Vec::new();
+    let (mut in_section, mut in_head, mut in_cell) = (section.is_empty(), false, false);
+    let (mut heading, mut row, mut cell): (Option<String>, Vec<String>, String) =
+        (None, Vec::new(), String::new());
+    for event in Parser::new_ext(&text, pulldown_cmark::Options::ENABLE_TABLES) {
+        match event {
+            Event::Start(Tag::Heading {
+                level: HeadingLevel::H2,
+                ..
+            }) => heading = Some(String::new()),
+            Event::End(TagEnd::Heading(HeadingLevel::H2)) => {
+                in_section = heading.take().as_deref() == Some(section) || section.is_empty();
+            }
+            Event::Start(Tag::TableHead) => in_head = true,
+            Event::End(TagEnd::TableHead) => {
+                in_head = false;
+                row.clear();
+            }
+            Event::Start(Tag::TableCell) => (in_cell, cell) = (true, String::new()),
+            Event::End(TagEnd::TableCell) => {
+                in_cell = false;
+                row.push(cell.trim().to_string());
+            }
+            Event::End(TagEnd::TableRow) => {
+                let done = std::mem::take(&mut row);
+                if in_section && !in_head {
+                    rows.push(done);
+                }
+            }
+            Event::Text(t) | Event::Code(t) => {
+                if let Some(h) = heading.as_mut() {
+                    h.push_str(&t);
+                } else if in_cell {
+                    cell.push_str(&t);
+                }
+            }
+            _ => {}
+        }
+    }
+    rows
+}
+
+fn first_cells(rows: &[Vec<String>]) -> Vec<String> {
+    rows.iter().map(|r| r[0].clone()).collect()
+}
+
+#[test]
+fn the_metrics_page_lists_every_limits_key() {
+    let metrics = first_cells(&table_rows("metrics.md", "Limits keys"));
+    let mut expected: Vec<String> = Metric::ALL.iter().map(|m| m.key().to_string()).collect();
+    let mut listed = metrics.clone();
+    expected.sort();
+    listed.sort();
+    assert_eq!(listed, expected);
+    let mut all: Vec<String> = metrics;
+    all.extend(first_cells(&table_rows("metrics.md", "Other keys")));
+    all.sort();
+    let mut known: Vec<String> = structgate::limits::known_keys()
+        .iter()
+        .map(|k| k.to_string())
+        .collect();
+    known.sort();
+    assert_eq!(all, known);
+}
+
+#[test]
+fn the_reason_codes_page_lists_every_code_with_its_meaning() {
+    let rows: Vec<(String, String)> = table_rows("reason-codes.md", "")
+        .into_iter()
+        .map(|r| (r[0].clone(), r[1].clone()))
+        .collect();
+    let codes = structgate::reason::every_code();
+    assert_eq!(codes.len(), 22);
+    for (code, description) in &codes {
+        assert!(
+            // The table's cells are read as text: code spans lose their backticks.
+            rows.contains(&(code.to_string(), description.replace('`', ""))),
+            "reason-codes.md lacks | `{code}` | {description} |"
+        );
+    }
+    for (code, _) in &rows {
+        assert!(
+            codes.iter().any(|(c, _)| c == code),
+            "reason-codes.md lists {code}, which the code doesn't have"
+        );
+    }
+}
+
+#[test]
+fn the_languages_page_lists_every_language_with_its_extensions() {
+    let rows = table_rows("languages.md", "Languages and extensions");
+    let listed: Vec<(String, String, String)> = rows
+        .iter()
+        .map(|r| (r[0].clone(), r[1].clone(), r[2].clone()))
+        .collect();
+    let expected: Vec<(String, String, String)> = Language::ALL
+        .iter()
+        .map(|l| {
+            let exts: Vec<String> = l.extensions().map(|e| format!(".{e}")).collect();
+            (l.name().to_string(), exts.join(" "), l.key().to_string())
+        })
+        .collect();
+    assert_eq!(listed, expected);
+    // Every extension the code measures is listed, and only those.
+    for (_, exts, _) in &listed {
+        for ext in exts.split(' ') {
+            assert!(Language::of_path(&format!("x{ext}")).is_some(), "{ext}");
+        }
+    }
+}
+
+#[test]
+fn the_sarif_page_lists_the_rules_of_the_log() {
+    let s = Scenario::git();
+    let run = s.run(&["measure", "--format", "sarif"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let log: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let rules: Vec<Vec<String>> = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .expect("rules")
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            vec![
+                i.to_string(),
+                r["id"].as_str().expect("id").to_string(),
+                r["shortDescription"]["text"]
+                    .as_str()
+                    .expect("text")
+                    .to_string(),
+            ]
+        })
+        .collect();
+    assert_eq!(rules.len(), Metric::ALL.len());
+    let table = table_rows("sarif.md", "");
+    assert_eq!(table[..rules.len()], rules[..]);
+}
+
+#[test]
+fn the_exit_codes_page_lists_every_exit_code() {
+    let listed = first_cells(&table_rows("exit-codes.md", ""));
+    let codes: Vec<String> = structgate::Exit::ALL
+        .iter()
+        .map(|e| (*e as u8).to_string())
+        .collect();
+    assert_eq!(listed, codes);
+}
+
+#[test]
+fn help_and_the_package_description_name_the_languages_from_the_code() {
+    let languages = Language::code_languages();
+    assert_eq!(
+        languages,
+        "C#, Rust, TypeScript, JavaScript, Python, Go and Java"
+    );
+    let s = Scenario::git();
+    let help = s.run(&["--help"]);
+    assert_eq!(help.code, 0, "{help:?}");
+    assert_eq!(
+        help.stdout.lines().next(),
+        Some(format!("Keeps {languages} code, and Markdown documents, inside the size limits its team wrote down.").as_str())
+    );
+    let manifest = read(&root().join("Cargo.toml"));
+    assert!(
+        manifest.contains(&format!(
+            "description = \"A gate that keeps {languages} code, and Markdown documents,"
+        )),
+        "Cargo.toml's description doesn't name {languages}"
+    );
+}
+
+#[test]
+fn every_help_says_what_the_command_does_and_names_its_guide_page() {
+    let s = Scenario::git();
+    let commands: [&[&str]; 12] = [
+        &[],
+        &["measure"],
+        &["limits"],
+        &["baseline"],
+        &["baseline", "init"],
+        &["baseline", "refresh"],
+        &["baseline", "accept"],
+        &["baseline", "merge"],
+        &["gate"],
+        &["contracts"],
+        &["init"],
+        &["completions"],
+    ];
+    for command in commands {
+        let mut args = command.to_vec();
+        args.push("--help");
+        let run = s.run(&args);
+        assert_eq!(run.code, 0, "{args:?}: {run:?}");
+        let page = run
+            .stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("Guide: "))
+            .unwrap_or_else(|| panic!("{args:?} names no guide page: {}", run.stdout));
+        assert!(root().join(page).is_file(), "{args:?}: {page}");
+        let first = run.stdout.lines().next().unwrap_or_default();
+        assert!(!first.is_empty() && !first.starts_with("Usage"), "{args:?}");
+    }
+}
+
+#[test]
+fn the_readme_is_at_most_15_kb() {
+    let size = std::fs::metadata(root().join("README.md"))
+        .expect("README")
+        .len();
+    assert!(size <= 15 * 1024, "README.md is {size} bytes");
+}
+
+/// Words that point outside the project: the repository speaks of itself alone.
+#[test]
+fn the_repository_cites_nothing_outside_itself() {
+    let outside = [concat!("SP", "EC"), concat!("seed", " 00"), "\u{a7}"];
+    let mut files = files_under(&root().join("src"), &[".rs"]);
+    files.extend(files_under(&root().join("tests"), &[".rs", ".snap"]));
+    files.extend(markdown_files());
+    files.extend([root().join("Cargo.toml"), root().join("build.rs")]);
+    let mut found = Vec::new();
+    for file in files {
+        for (n, line) in read(&file).lines().enumerate() {
+            if outside.iter().any(|w| line.contains(w)) {
+                found.push(format!("{}:{}: {line}", file.display(), n + 1));
+            }
+        }
+    }
+    assert_eq!(found, Vec::<String>::new());
+}
