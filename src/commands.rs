@@ -77,11 +77,11 @@ impl Workspace {
         Ok((terms, restrict))
     }
 
-    /// The files of a measured language under the `owned` directories, sorted.
+    /// The files of a measured language the `owned` entries hold, sorted.
     pub fn owned_files(&self, owned: &[String]) -> Result<Vec<String>> {
         let dirs: Vec<String> = owned
             .iter()
-            .filter(|d| self.tree.abs(d).is_dir())
+            .filter(|entry| self.tree.holds_entry(entry))
             .cloned()
             .collect();
         if dirs.is_empty() {

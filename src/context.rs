@@ -21,7 +21,8 @@ pub struct Context {
     pub dir: String,
     /// `meta.workdir`, normalised, repository-relative (`""` for the root).
     pub workdir: String,
-    /// Owned directories, normalised, repository-relative (`""` for the root), sorted.
+    /// Owned entries, normalised, repository-relative (`""` for the root), sorted: the
+    /// directories it owns, and the files a `sources` entry names ([`owns`]).
     pub owned: Vec<String>,
     /// The directories `context.yaml` names (`meta.workdir` where written, each `sources`
     /// entry), in the order written, with the line naming each.
@@ -102,6 +103,13 @@ impl Context {
     }
 }
 
+/// True when the owned entry `entry` holds the repository-relative file `path`: `path`
+/// is the file a `sources` entry names, or lies below the directory it names
+/// (docs/src/reference/contexts.md). The one test of ownership every command makes.
+pub fn owns(entry: &str, path: &str) -> bool {
+    relpath::is_within(path, entry)
+}
+
 /// Every context of a source.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Contexts {
@@ -154,6 +162,12 @@ pub enum ContextError {
         first: String,
         second: String,
     },
+    #[error("two contexts are named {name:?}: {first} and {second} (set meta.name in one of them to tell them apart)")]
+    DuplicateName {
+        name: String,
+        first: String,
+        second: String,
+    },
     #[error("--context {dir}: no context.yaml there (contexts: {known})")]
     UnknownContext { dir: String, known: String },
 }
@@ -191,6 +205,7 @@ pub fn discover(source: &dyn FileSource, repo_name: &str) -> Result<Contexts, Co
     }
     list.sort_by(|a, b| a.dir.cmp(&b.dir));
     check_single_owners(&list)?;
+    check_distinct_names(&list)?;
     Ok(Contexts {
         list,
         unselected: Vec::new(),
@@ -247,17 +262,34 @@ fn check_single_owners(list: &[Context]) -> Result<(), ContextError> {
     Ok(())
 }
 
+/// Refuses two contexts of one name (`repo/` and `repo/repo/` by their directories'
+/// names): reports, baselines and `not_judged` name contexts, so each name must say which
+/// one it is (docs/src/reference/contexts.md).
+fn check_distinct_names(list: &[Context]) -> Result<(), ContextError> {
+    let mut named: BTreeMap<&str, &Context> = BTreeMap::new();
+    for context in list {
+        if let Some(first) = named.insert(&context.name, context) {
+            return Err(ContextError::DuplicateName {
+                name: context.name.clone(),
+                first: first.file("context.yaml"),
+                second: context.file("context.yaml"),
+            });
+        }
+    }
+    Ok(())
+}
+
 impl Contexts {
-    /// The context with the longest owned directory holding the repository-relative
-    /// file `path`; `None` when no context owns it, or when its owner was left out by
-    /// [`Contexts::restrict`].
+    /// The context with the longest owned entry holding the repository-relative file
+    /// `path` (a file entry naming it beats every directory); `None` when no context owns
+    /// it, or when its owner was left out by [`Contexts::restrict`].
     pub fn owner(&self, path: &str) -> Option<&Context> {
         let selected = self.list.iter().map(|c| (c, true));
         let unselected = self.unselected.iter().map(|c| (c, false));
         let (context, is_selected) = selected
             .chain(unselected)
             .flat_map(|(c, sel)| c.owned.iter().map(move |dir| (c, sel, dir)))
-            .filter(|(_, _, dir)| relpath::holds(dir, path))
+            .filter(|(_, _, entry)| owns(entry, path))
             .max_by_key(|(_, _, dir)| dir.len())
             .map(|(c, sel, _)| (c, sel))?;
         is_selected.then_some(context)

@@ -128,6 +128,12 @@ impl WorkTree {
             self.root.join(rel)
         }
     }
+
+    /// True when the owned entry `rel` is a directory or a regular file here (not a
+    /// symbolic link, which is never followed): something a walk for owned files enters.
+    pub fn holds_entry(&self, rel: &str) -> bool {
+        std::fs::symlink_metadata(self.abs(rel)).is_ok_and(|m| m.is_dir() || m.is_file())
+    }
 }
 
 impl FileSource for WorkTree {

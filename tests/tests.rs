@@ -6,6 +6,7 @@ mod bounded_memory;
 mod cache;
 mod ci_recipes;
 mod common;
+mod context_files;
 mod contracts_cli;
 mod crash_safety;
 mod doc_book;

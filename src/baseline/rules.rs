@@ -6,10 +6,10 @@
 use std::collections::BTreeMap;
 
 use crate::baseline::{Allowances, Baseline, EntryKey};
+use crate::context::owns;
 use crate::judge::{self, past_band, Finding, Status, Verdict};
 use crate::limits::Limits;
 use crate::model::UnitValue;
-use crate::relpath::holds;
 
 #[cfg(test)]
 mod tests;
@@ -257,15 +257,15 @@ fn by_key(findings: Vec<Finding>) -> BTreeMap<EntryKey, Verdict> {
         .collect()
 }
 
-/// True when a directory of `owned` holds `path`.
+/// True when an entry of `owned` holds `path`.
 fn is_owned(owned: &[String], path: &str) -> bool {
-    owned.iter().any(|dir| holds(dir, path))
+    owned.iter().any(|entry| owns(entry, path))
 }
 
-/// True when a directory of `owned` holds `path` and none of the `recorded` owned
-/// directories does. Without a recorded list nothing is newly owned.
+/// True when an entry of `owned` holds `path` and none of the `recorded` owned entries
+/// does. Without a recorded list nothing is newly owned.
 fn newly_owned(recorded: Option<&[String]>, owned: &[String], path: &str) -> bool {
-    let held_by = |dirs: &[String]| dirs.iter().any(|dir| holds(dir, path));
+    let held_by = |entries: &[String]| entries.iter().any(|entry| owns(entry, path));
     recorded.is_some_and(|recorded| held_by(owned) && !held_by(recorded))
 }
 

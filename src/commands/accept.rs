@@ -11,6 +11,7 @@ use crate::baseline::rules::{self, Accepted};
 use crate::baseline::{tsv, Baseline};
 use crate::cache::{self, Cache};
 use crate::commands::Workspace;
+use crate::context;
 use crate::measure::{self, Options};
 use crate::model::UnitValue;
 use crate::relpath;
@@ -126,7 +127,7 @@ fn owned_targets(ws: &Workspace, request: &Request, terms: &Terms) -> Result<Vec
             c.context
                 .owned
                 .iter()
-                .any(|dir| relpath::is_within(&rel, dir) || relpath::holds(&rel, dir))
+                .any(|entry| context::owns(entry, &rel) || relpath::holds(&rel, entry))
         });
         if !owned {
             bail!("{}: no context owns it", relpath::shown(&rel));

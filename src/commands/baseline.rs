@@ -150,7 +150,7 @@ fn measure_owned(
         .iter()
         .filter(|c| c.limits.is_some())
         .flat_map(|c| c.context.owned.iter().cloned())
-        .filter(|dir| ws.tree.abs(dir).is_dir())
+        .filter(|entry| ws.tree.holds_entry(entry))
         .collect();
     targets.sort();
     targets.dedup();

@@ -197,8 +197,25 @@ fn the_longest_owned_directory_wins() {
 fn files_outside_every_owned_directory_have_no_owner() {
     let contexts = ok(&[("a/context.yaml", "sources: [src/App]\n")]);
     assert_eq!(contexts.owner("src/AppTests/x.cs"), None);
-    assert_eq!(contexts.owner("src/App"), None);
+    assert_eq!(contexts.owner("src/Ap"), None);
     assert!(contexts.owner("src/App/x.cs").is_some());
+}
+
+#[test]
+fn a_file_entry_owns_that_file_and_beats_every_directory() {
+    let contexts = ok(&[
+        ("context.yaml", "meta:\n  name: all\n"),
+        (
+            "agents/context.yaml",
+            "sources: [AGENTS.md, src/App/AGENTS.md]\n",
+        ),
+        ("src/context.yaml", "sources: [src/App]\n"),
+    ]);
+    let owner = |path: &str| contexts.owner(path).map(|c| c.name.clone());
+    assert_eq!(owner("AGENTS.md"), Some("agents".to_string()));
+    assert_eq!(owner("src/App/AGENTS.md"), Some("agents".to_string()));
+    assert_eq!(owner("src/App/AGENTS.mdx"), Some("src".to_string()));
+    assert_eq!(owner("docs/AGENTS.md"), Some("all".to_string()));
 }
 
 #[test]

@@ -322,7 +322,7 @@ impl Diff<'_> {
     fn taken_from(&self, dirs: &[String], dir: &str) -> Vec<String> {
         let mut names: Vec<String> = dirs
             .iter()
-            .filter_map(|d| self.base.index.owner(&format!("{d}/")))
+            .filter_map(|d| self.base.index.owner(d))
             .filter(|c| c.dir != dir)
             .map(|c| c.name.clone())
             .collect();

@@ -423,9 +423,10 @@ fn refresh_of_an_unchanged_tree_changes_nothing() {
 }
 
 #[test]
-fn root_owned_dir_holds_every_path() {
-    assert!(holds("", "a.rs") && holds("src", "src/a.rs") && holds("src", "src/x/a.rs"));
-    assert!(!holds("src", "srcx/a.rs") && !holds("src", "src"));
+fn an_owned_entry_holds_the_file_it_names_or_every_path_below_it() {
+    assert!(owns("", "a.rs") && owns("src", "src/a.rs") && owns("src", "src/x/a.rs"));
+    assert!(!owns("src", "srcx/a.rs") && !owns("src/a.rs", "src/a.rsx"));
+    assert!(owns("AGENTS.md", "AGENTS.md") && !owns("AGENTS.md", "docs/AGENTS.md"));
 }
 
 const PATHS: [&str; 3] = ["a/x.cs", "a/y.cs", "b/z.cs"];

@@ -44,12 +44,11 @@ impl Judged {
         }
     }
 
-    /// The files of a measured language under any of `dirs`, sorted.
+    /// The files of a measured language any of the owned entries `dirs` holds, sorted.
     pub(super) fn measured_under(&self, dirs: &[String]) -> Result<Vec<String>> {
         match self {
             Judged::WorkTree(w) => {
-                let dirs: Vec<String> =
-                    dirs.iter().filter(|d| w.abs(d).is_dir()).cloned().collect();
+                let dirs: Vec<String> = dirs.iter().filter(|d| w.holds_entry(d)).cloned().collect();
                 if dirs.is_empty() {
                     return Ok(Vec::new());
                 }
