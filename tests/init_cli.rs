@@ -134,6 +134,22 @@ fn init_in_a_directory_names_it_in_every_path_and_lang_picks_the_project_files()
     );
 }
 
+#[test]
+fn init_run_inside_a_subdirectory_says_the_directory_its_context_owns() {
+    let s = Scenario::git();
+    s.write("httpx/client.rs", &rs_fn("send", 5));
+    let run = s.run_in(&s.abs("httpx"), &["init"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let lines: Vec<&str> = run.stdout.lines().take(2).collect();
+    assert_eq!(
+        lines,
+        [
+            "wrote context.yaml, principles.md",
+            "sources: none named by a project file; the context owns httpx and all below it",
+        ]
+    );
+}
+
 /// The shell lines of the `sh` blocks of `file` (relative to the repository root) from the
 /// heading `from` on, up to the next heading of its level (or all of them with `from`
 /// empty), in order, without comments.

@@ -278,3 +278,32 @@ fn limits_none_declared_says_what_was_found_instead() {
         })
     );
 }
+
+#[test]
+fn two_contexts_of_one_name_are_an_error_naming_both_files_unless_meta_name_differs() {
+    let s = Scenario::git();
+    let repo = s.path().canonicalize().expect("canonical");
+    let name = repo.file_name().and_then(|n| n.to_str()).expect("name");
+    s.write("context.yaml", "sources: [docs]\n");
+    s.write(&format!("{name}/context.yaml"), "sources: [src]\n");
+    std::fs::create_dir_all(s.abs("docs")).expect("mkdir");
+    std::fs::create_dir_all(s.abs("src")).expect("mkdir");
+    let expected = format!(
+        "error: two contexts are named {name:?}: context.yaml and {name}/context.yaml (set \
+         meta.name in one of them to tell them apart)\n"
+    );
+    for args in [&["limits"][..], &["measure"], &["baseline", "init"]] {
+        let run = s.run(args);
+        assert_eq!(
+            (run.code, run.stderr.as_str()),
+            (2, expected.as_str()),
+            "{args:?}"
+        );
+    }
+    s.write(
+        &format!("{name}/context.yaml"),
+        "meta:\n  name: library\nsources: [src]\n",
+    );
+    let run = s.run(&["limits"]);
+    assert_eq!(run.code, 0, "{run:?}");
+}

@@ -42,7 +42,8 @@ pub struct Request {
 /// What `init` did.
 #[derive(Debug)]
 pub struct InitReport {
-    /// The context directory as the user named it (`.`, `services/shop`).
+    /// The context directory, repository-relative as messages show it (`.` for the
+    /// root, `httpx` for `init` run inside `httpx/`).
     pub dir: String,
     /// The files written (context.yaml, principles.md), as paths from the user's directory.
     pub written: Vec<String>,
@@ -96,7 +97,7 @@ pub fn run(request: &Request) -> Result<InitReport> {
         cache: request.cache,
     })?;
     Ok(InitReport {
-        dir: request.dir.display().to_string(),
+        dir: relpath::shown(&rel).to_string(),
         written: WRITTEN[..2].iter().map(|n| shown(n)).collect(),
         sources,
         baseline,
