@@ -222,6 +222,10 @@ pub struct InitArgs {
     /// Only the project files of this language (repeatable; all without one)
     #[arg(long = "lang", value_enum, value_name = "LANG")]
     pub langs: Vec<crate::commands::init::Project>,
+    /// Don't set up the budget context for the documents agents load (AGENTS.md, CLAUDE.md,
+    /// their imports, .claude/agents, ...)
+    #[arg(long)]
+    pub no_agent_docs: bool,
     #[command(flatten)]
     pub size: SizeArgs,
 }

@@ -318,6 +318,7 @@ fn run_init(cwd: PathBuf, args: cli::InitArgs, console: &Console) -> Result<Exit
         langs: args.langs,
         options: options(&args.size),
         cache: !args.size.no_cache,
+        agent_docs: !args.no_agent_docs,
     };
     let rep = commands::init::run(&request)?;
     console.warn(&rep.baseline.warnings);

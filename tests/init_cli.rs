@@ -267,3 +267,108 @@ fn every_command_of_the_getting_started_page_runs_on_a_fresh_clone() {
     assert!(page.iter().any(|l| l == "structgate --version"), "{page:?}");
     follow_on_a_fresh_clone(&page);
 }
+
+/// A project whose agents load a root `AGENTS.md` (importing `docs/rules.md`), a
+/// `CLAUDE.md` that imports it, and a subagent in `.claude/agents/`.
+fn agent_project() -> Scenario {
+    let s = project();
+    s.write("AGENTS.md", "# Agents\n\nFollow @docs/rules.md.\n");
+    s.write("docs/rules.md", "# Rules\n\nKeep methods short.\n");
+    s.write("CLAUDE.md", "@AGENTS.md\n");
+    s.write(".claude/agents/reviewer.md", "# Reviewer\n");
+    s.write("docs/unrelated.md", "# Not loaded by any agent\n");
+    s
+}
+
+#[test]
+fn init_budgets_the_documents_agents_load_in_a_context_of_their_own() {
+    let s = agent_project();
+    let run = s.run(&["init"]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    let shown: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(
+        shown[5..12],
+        [
+            "agent documents: 4 budgeted by the context in .structgate/agent-docs (each pinned at its size; a new one within 32768 bytes):",
+            "  .claude/agents/reviewer.md",
+            "  AGENTS.md",
+            "  CLAUDE.md",
+            "  docs/rules.md",
+            "agent document limits: file_bytes 32768, new_file_bytes 32768, loaded_bytes 65536, chain_bytes 32768, pinned [file_bytes, loaded_bytes], tolerance_percent 0",
+            &format!("{}: wrote structure-baseline.tsv with 1 unit(s)", repo_name(s.path())),
+        ]
+    );
+    assert_eq!(
+        shown[12..14],
+        [
+            "agent-docs: wrote .structgate/agent-docs/structure-baseline.tsv with 8 unit(s)",
+            "next: commit them, bring the commit to the branch the gate compares with, and gate:",
+        ]
+    );
+    assert_eq!(
+        shown[14],
+        "  git add context.yaml principles.md structure-baseline.tsv \
+         .structgate/agent-docs/context.yaml .structgate/agent-docs/principles.md \
+         .structgate/agent-docs/structure-baseline.tsv"
+    );
+    assert_eq!(
+        s.read(".structgate/agent-docs/context.yaml"),
+        "# structgate: the documents agents load, each with a byte budget (the guide's\n\
+         # \"Agent documents\"). workdir is relative to the repository root, sources to it.\n\
+         meta:\n  name: agent-docs\n  workdir: .\n\
+         sources:\n  - \".claude/agents\"\n  - AGENTS.md\n  - CLAUDE.md\n  - docs/rules.md\n"
+    );
+    let baseline = s.read(".structgate/agent-docs/structure-baseline.tsv");
+    let entries: Vec<&str> = baseline.lines().skip(3).collect();
+    assert_eq!(
+        entries,
+        [
+            ".claude/agents/reviewer.md\treviewer.md\tfile_bytes\t11",
+            ".claude/agents/reviewer.md\treviewer.md\tloaded_bytes\t11",
+            "AGENTS.md\tAGENTS.md\tfile_bytes\t33",
+            "AGENTS.md\tAGENTS.md\tloaded_bytes\t63",
+            "CLAUDE.md\tCLAUDE.md\tfile_bytes\t11",
+            "CLAUDE.md\tCLAUDE.md\tloaded_bytes\t74",
+            "docs/rules.md\trules.md\tfile_bytes\t30",
+            "docs/rules.md\trules.md\tloaded_bytes\t30",
+        ]
+    );
+    // Adopted on main; a branch that grows the root AGENTS.md by 9 bytes fails.
+    s.commit("adopt");
+    s.git_ok(&["checkout", "-q", "-b", "feature"]);
+    s.write(
+        "AGENTS.md",
+        "# Agents\n\nFollow @docs/rules.md.\nBe brief.\n",
+    );
+    let gate = s.gate(&["--require-judged"]);
+    assert_eq!(gate.code, 1, "{gate:?}");
+    assert!(
+        gate.stdout.contains(
+            "AGENTS.md:1 AGENTS.md: file_bytes 43 > pinned 33 (+10; limit 32768, band 32768)"
+        ),
+        "{gate:?}"
+    );
+}
+
+#[test]
+fn init_without_agent_docs_writes_only_the_code_context() {
+    let s = agent_project();
+    let run = s.run(&["init", "--no-agent-docs"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(!run.stdout.contains("agent documents"), "{}", run.stdout);
+    assert!(!s.abs(".structgate").exists());
+}
+
+#[test]
+fn init_refuses_an_existing_agent_docs_context_and_writes_nothing() {
+    let s = agent_project();
+    s.write(".structgate/agent-docs/principles.md", "# mine\n");
+    let run = s.run(&["init"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "error: .structgate/agent-docs/principles.md already exists: structgate init writes \
+         nothing over them, and wrote nothing\n"
+    );
+    assert!(!s.abs("context.yaml").exists());
+}

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::commands::init::{InitReport, DEFAULT_LIMITS};
+use crate::commands::init::{InitReport, AGENT_DOCS_LIMITS, DEFAULT_LIMITS};
 
 pub fn text(report: &InitReport) -> String {
     let mut out = String::new();
@@ -35,6 +35,7 @@ pub fn text(report: &InitReport) -> String {
         .map(|(key, value)| format!("{key} {value}"))
         .collect();
     let _ = writeln!(out, "limits: {}", limits.join(", "));
+    agent_docs(report, &mut out);
     out.push_str(&super::baseline::text(&report.baseline));
     let files = report.to_commit.join(" ");
     let _ = writeln!(
@@ -46,4 +47,35 @@ pub fn text(report: &InitReport) -> String {
          \x20 structgate gate --require-judged"
     );
     out
+}
+
+/// Where the agent documents' budget went, and what it holds.
+fn agent_docs(report: &InitReport, out: &mut String) {
+    let docs = &report.agent_docs;
+    if docs.is_empty() {
+        return;
+    }
+    let dir = &report.agent_docs_dir;
+    let _ = writeln!(
+        out,
+        "agent documents: {} budgeted by the context in {dir} (each pinned at its size; \
+         a new one within {} bytes):",
+        docs.documents.len(),
+        limit("new_file_bytes"),
+    );
+    for doc in &docs.documents {
+        let _ = writeln!(out, "  {doc}");
+    }
+    let limits: Vec<String> = AGENT_DOCS_LIMITS
+        .iter()
+        .map(|(key, value)| format!("{key} {value}"))
+        .collect();
+    let _ = writeln!(out, "agent document limits: {}", limits.join(", "));
+}
+
+fn limit(key: &str) -> &'static str {
+    AGENT_DOCS_LIMITS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map_or("", |(_, v)| v)
 }
