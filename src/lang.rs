@@ -178,6 +178,10 @@ pub struct Lang {
     /// (C# `#endif` inside a block comment): the compiler and the grammar may see
     /// different code around it.
     pub comment_directive_line: Option<fn(&str) -> Option<usize>>,
+    /// The lines of a file's parser text where the compiler reads a comment or literal
+    /// delimiter that the grammar does not (Java Unicode escapes): the compiler and the
+    /// grammar may see different code after it.
+    pub escape_lines: Option<fn(&str) -> Vec<u32>>,
     /// Top-level code that is a unit of its own, if the language has any.
     pub entry_point: Option<EntryPoint>,
     /// The language's own generated-file marker, beside docs/src/reference/measurement.md's header rule: the marker as
@@ -222,6 +226,7 @@ impl Lang {
             line_separators: &[],
             blanked_ranges: None,
             comment_directive_line: None,
+            escape_lines: None,
             entry_point: None,
             generated_marker: None,
             kinds: ManuallyDrop::new(OnceLock::new()),

@@ -186,6 +186,7 @@ fn document(path: &str, text: &str, bytes: &[u8]) -> FileMeasure {
         loaded: None,
         chain: None,
         directive_in_comment: None,
+        unicode_escape: None,
     }
 }
 
@@ -205,8 +206,10 @@ fn measure_text(
     if walked.names_over_budget {
         return Err(SkipReason::NamesTooLong);
     }
+    let escapes = lang.escape_lines.map(|f| f(&parsed)).unwrap_or_default();
     let warnings: Vec<String> = directive_warning(&walked.directive_lines)
         .into_iter()
+        .chain(escape_warning(&escapes))
         .collect();
     // The parser's text: its line breaks are the language's (C# has more than `\r`).
     let total = count_lines(&parsed);
@@ -225,6 +228,7 @@ fn measure_text(
         loaded: None,
         chain: None,
         directive_in_comment: walked.directive_lines.first().copied(),
+        unicode_escape: escapes.first().copied(),
     })
 }
 
@@ -258,6 +262,16 @@ fn directive_warning(lines: &[u32]) -> Option<String> {
         "preprocessor directives inside block comments",
     );
     let why = ": the compiler may read code there that structgate does not measure";
+    lines_warning(lines, what, why)
+}
+
+/// `a unicode escape javac reads as a delimiter at line 3: ...`, naming at most 10 lines.
+fn escape_warning(lines: &[u32]) -> Option<String> {
+    let what = (
+        "a unicode escape javac reads as a delimiter",
+        "unicode escapes javac reads as delimiters",
+    );
+    let why = ": javac may read code there that structgate does not measure";
     lines_warning(lines, what, why)
 }
 

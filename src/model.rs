@@ -259,6 +259,12 @@ pub struct FileMeasure {
     /// directive (`#endif`): the compiler may read code around it that the grammar reads
     /// as comment, so the gate fails such a file where its base had none (docs/src/reference/gate.md#integrity).
     pub directive_in_comment: Option<u32>,
+    /// The first line holding a Java Unicode escape, outside string and character
+    /// literals, that decodes to a comment or literal delimiter (`\u002a`, `\u000a`, ...):
+    /// javac reads code around it that the grammar may read as comment, so the gate fails
+    /// such a file where its base had none (docs/src/reference/gate.md#integrity).
+    #[serde(default)]
+    pub unicode_escape: Option<u32>,
 }
 
 /// What a Markdown document loads: itself and every file it imports eagerly (docs/src/reference/documents.md).

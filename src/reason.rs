@@ -62,6 +62,7 @@ pub fn every_code() -> Vec<(&'static str, &'static str)> {
     SkipReason::examples().iter().for_each(|r| add(r));
     LeftOutReason::examples().iter().for_each(|r| add(r));
     add(&Unmeasurable::DirectiveInComment { line: 1 });
+    add(&Unmeasurable::UnicodeEscape { line: 1 });
     NotJudgedReason::ALL.iter().for_each(|r| add(r));
     all
 }

@@ -230,3 +230,24 @@ fn yaml_nested_past_64_levels_is_refused_in_well_under_a_second() {
         "error: context.yaml:4: YAML nested deeper than 64 levels; refusing to read it\n",
     );
 }
+
+#[test]
+fn a_java_unicode_escape_of_a_delimiter_is_warned_about_naming_its_line() {
+    let s = Scenario::inventory(BAND_12);
+    // `// \u000a` ends the comment for javac: each line of `big` is code it compiles.
+    let hidden: String = (0..12)
+        .map(|i| format!("    // \\u000a int x{i};\n"))
+        .collect();
+    let java = format!(
+        "class A {{\n    String s = \"\\u002a/ in a string\";\n{hidden}    /* \\u002a/ */\n}}\n"
+    );
+    s.write("src/A.java", &java);
+    let measured = s.run(&["measure", "src/A.java"]);
+    assert_eq!(measured.code, 0, "{measured:?}");
+    assert_eq!(
+        measured.stderr,
+        "warning: src/A.java: unicode escapes javac reads as delimiters at lines \
+         3, 4, 5, 6, 7, 8, 9, 10, 11, 12 and 3 more: \
+         javac may read code there that structgate does not measure\n"
+    );
+}

@@ -6,6 +6,8 @@
 //! classes, lambdas and initializer blocks are neither units nor scopes. Annotations
 //! are inside a declaration's node, so its span; a Javadoc above it is not.
 
+mod escapes;
+
 use tree_sitter::Node;
 
 use super::{text, Binder, Bindings, Decl, Lang, Role};
@@ -14,6 +16,7 @@ use crate::model::{Language, LeftOutReason, UnitKind};
 /// Java as data for the generic walk.
 pub static JAVA: Lang = Lang {
     bindings: &BINDINGS,
+    escape_lines: Some(escapes::escape_lines),
     ..Lang::new(
         Language::Java,
         "java",

@@ -84,6 +84,10 @@ pub enum Unmeasurable {
     /// A block comment holding a line that begins with a preprocessor directive, at this
     /// line, where the base's version of the file had none.
     DirectiveInComment { line: u32 },
+    /// A Java Unicode escape outside string and character literals that decodes to a
+    /// comment or literal delimiter, at this line, where the base's version of the file
+    /// had none.
+    UnicodeEscape { line: u32 },
 }
 
 impl Reason for Unmeasurable {
@@ -91,6 +95,7 @@ impl Reason for Unmeasurable {
         match self {
             Unmeasurable::Form(reason) => reason.code(),
             Unmeasurable::DirectiveInComment { .. } => "directive-in-comment",
+            Unmeasurable::UnicodeEscape { .. } => "unicode-escape",
         }
     }
 
@@ -99,6 +104,9 @@ impl Reason for Unmeasurable {
             Unmeasurable::Form(reason) => reason.description(),
             Unmeasurable::DirectiveInComment { .. } => {
                 "a C# block comment holds a line that begins with a preprocessor directive"
+            }
+            Unmeasurable::UnicodeEscape { .. } => {
+                "a Java unicode escape outside literals decodes to a line break, `*`, `/`, a quote or a backslash"
             }
         }
     }
@@ -111,6 +119,10 @@ impl fmt::Display for Unmeasurable {
             Unmeasurable::DirectiveInComment { line } => write!(
                 f,
                 "a preprocessor directive inside a block comment at line {line}"
+            ),
+            Unmeasurable::UnicodeEscape { line } => write!(
+                f,
+                "a unicode escape javac reads as a delimiter at line {line}"
             ),
         }
     }

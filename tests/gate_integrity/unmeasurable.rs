@@ -180,3 +180,66 @@ fn a_directive_inside_a_block_comment_fails_where_the_base_had_none() {
         ["structure judged 1 file(s) in 1 context(s), within their Limits"]
     );
 }
+
+/// A Java class `Small` with `run` of 5 lines, and `big` of `lines` lines after a block
+/// comment that a Unicode escape closes for javac (`\u002a/`) but not for the grammar,
+/// which reads `big` as comment up to the `*/` of the comment after it.
+fn escaped_java(lines: usize) -> String {
+    let body: String = (0..lines - 2)
+        .map(|i| format!("        int x{i} = {i};\n"))
+        .collect();
+    format!(
+        "public class Small {{\n    /* helpers \\u002a/\n    int big() {{\n{body}    }}\n    \
+         /* end */\n    void run() {{\n        int a = 1;\n        int b = 2;\n        \
+         int c = 3;\n    }}\n}}\n"
+    )
+}
+
+#[test]
+fn a_java_unicode_escape_of_a_delimiter_fails_where_the_base_had_none() {
+    let s = Scenario::inventory(crate::common::BAND_12);
+    s.write("src/Small.java", &escaped_java(3).replace("\\u002a/", "*/"));
+    s.cut_feature();
+    // javac compiles `big` (40 lines); the grammar reads it as comment.
+    s.write("src/Small.java", &escaped_java(40));
+    let run = s.gate(&[]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let detail = "a unicode escape javac reads as a delimiter at line 2";
+    assert_eq!(
+        after_base(&run.stdout),
+        [
+            "structure judged 0 file(s) in 1 context(s): 1 file(s) unmeasurable".to_string(),
+            format!("src/Small.java: unmeasurable ({detail})"),
+        ]
+    );
+    let json = s.gate(&["--format", "json", "--require-judged"]);
+    assert_eq!(json.code, 1, "{json:?}");
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    assert_eq!(
+        v["unmeasurable"],
+        serde_json::json!([{"path": "src/Small.java", "reason": "unicode-escape",
+            "detail": detail}])
+    );
+    // A new file holding one fails too; where the base's version already had one, the
+    // file is judged as before.
+    s.write("src/Other.java", &escaped_java(40));
+    let run = s.gate(&[]);
+    assert_eq!(
+        after_base(&run.stdout)[2],
+        "src/Small.java: unmeasurable (a unicode escape javac reads as a delimiter at line 2)"
+    );
+    assert_eq!(
+        after_base(&run.stdout)[1],
+        "src/Other.java: unmeasurable (a unicode escape javac reads as a delimiter at line 2)"
+    );
+    s.remove("src/Other.java");
+    s.commit("hidden");
+    s.git_ok(&["checkout", "-q", "-b", "later"]);
+    s.write("src/Small.java", &format!("// more\n{}", escaped_java(40)));
+    let run = s.gate(&["--base", "feature"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        after_base(&run.stdout),
+        ["structure judged 1 file(s) in 1 context(s), within their Limits"]
+    );
+}

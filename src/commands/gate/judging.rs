@@ -159,11 +159,9 @@ impl<'a> Judging<'a> {
         let outcome = measure::measure_file_in(&self.imports, self.memo, path, &bytes, &options);
         Ok(match outcome {
             Some(FileOutcome::Measured(m)) => {
-                if let Some(line) = m.directive_in_comment {
-                    if !self.directive_at_base(path, from)? {
-                        return Ok(Fate::Unmeasurable(Unmeasurable::DirectiveInComment {
-                            line,
-                        }));
+                if let Some(hidden) = hidden_code(&m) {
+                    if !self.hidden_at_base(path, from)? {
+                        return Ok(Fate::Unmeasurable(hidden));
                     }
                 }
                 sb.judged.insert(path.to_string());
@@ -219,12 +217,14 @@ impl<'a> Judging<'a> {
         })
     }
 
-    /// True when the base's version of the file already held a preprocessor directive
-    /// inside a block comment: the gate then judges it as before (docs/src/reference/gate.md#integrity).
-    fn directive_at_base(&self, path: &str, from: Option<&str>) -> Result<bool> {
+    /// True when the base's version of the file already held code the compiler may read
+    /// differently from the grammar (a preprocessor directive inside a C# block comment,
+    /// a Java Unicode escape of a delimiter): the gate then judges it as before
+    /// (docs/src/reference/gate.md#integrity).
+    fn hidden_at_base(&self, path: &str, from: Option<&str>) -> Result<bool> {
         Ok(matches!(
             self.at_base(path, from)?,
-            Some(FileOutcome::Measured(m)) if m.directive_in_comment.is_some()
+            Some(FileOutcome::Measured(m)) if hidden_code(&m).is_some()
         ))
     }
 
@@ -254,6 +254,18 @@ impl<'a> Judging<'a> {
             None => true,
         })
     }
+}
+
+/// Where a measured file holds code the compiler may read differently from the grammar
+/// (docs/src/reference/gate.md#integrity): a preprocessor directive inside a C# block
+/// comment, or a Java Unicode escape of a comment or literal delimiter.
+fn hidden_code(m: &FileMeasure) -> Option<Unmeasurable> {
+    let directive = m
+        .directive_in_comment
+        .map(|line| Unmeasurable::DirectiveInComment { line });
+    directive.or(m
+        .unicode_escape
+        .map(|line| Unmeasurable::UnicodeEscape { line }))
 }
 
 /// Judges the values of a file owned by `owner`: a renamed file's units are tolerated by
