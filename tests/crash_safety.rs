@@ -5,7 +5,7 @@
 use crate::common;
 
 use std::process::{Child, Command};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use assert_cmd::cargo::CommandCargoExt;
 use common::{principles, Scenario};
@@ -271,11 +271,8 @@ fn two_refreshes_at_once_leave_a_valid_file() {
     for round in 0..3 {
         s.write("structure-baseline.tsv", &old);
         let (mut a, mut b) = (refresh(&s), refresh(&s));
-        let deadline = Duration::from_secs(300);
-        let start = Instant::now();
         assert!(a.wait().expect("wait").success(), "round {round}");
         assert!(b.wait().expect("wait").success(), "round {round}");
-        assert!(start.elapsed() < deadline);
         assert_eq!(s.read("structure-baseline.tsv"), new, "round {round}");
         assert_eq!(temp_files(&s), Vec::<String>::new(), "round {round}");
     }

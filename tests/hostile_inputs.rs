@@ -203,7 +203,10 @@ fn twenty_thousand_levels_of_nesting_are_measured_or_skipped_without_overflow() 
         "mods.rs",
         &format!("{}{}\n", "mod m { fn f() {} ".repeat(N), "}".repeat(N)),
     );
-    let (run, took) = s.run_cpu(&["measure", "--format", "tsv"]);
+    // No parse timeout: it counts wall-clock time, which a loaded machine stretches;
+    // the bound is the CPU time below.
+    let unbounded = ["--parse-timeout", "0"];
+    let (run, took) = s.run_cpu(&[&["measure", "--format", "tsv"][..], &unbounded].concat());
     assert_eq!(run.code, 0, "{run:?}");
     let rows: Vec<&str> = run
         .stdout
@@ -230,7 +233,13 @@ fn twenty_thousand_levels_of_nesting_are_measured_or_skipped_without_overflow() 
         "{}",
         run.stderr
     );
-    let listed = s.run(&["measure", "-v", "--format", "tsv", "Unclosed.cs"]);
+    let listed = s.run(
+        &[
+            &["measure", "-v", "--format", "tsv", "Unclosed.cs"],
+            &unbounded[..],
+        ]
+        .concat(),
+    );
     assert!(
         listed
             .stderr
@@ -238,7 +247,7 @@ fn twenty_thousand_levels_of_nesting_are_measured_or_skipped_without_overflow() 
         "{}",
         listed.stderr
     );
-    let text = s.run(&["measure"]).stdout;
+    let text = s.run(&[&["measure"][..], &unbounded].concat()).stdout;
     let reason =
         "unit names add up to more than 16 MiB (declarations nested too deep or named too long)";
     assert!(

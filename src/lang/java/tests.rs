@@ -2,7 +2,7 @@
 //! without braces, deep nesting and the debug view.
 
 use crate::measure::test_support::{self, names};
-use crate::measure::{dump_tree, measure_file, Options};
+use crate::measure::{dump_tree, measure_file};
 use crate::model::{FileMeasure, FileOutcome};
 
 fn measured(src: &str) -> FileMeasure {
@@ -61,7 +61,7 @@ fn twenty_thousand_nested_lambdas_do_not_overflow_the_stack() {
         "new B() { void x() {".repeat(depth),
         "}};".repeat(depth)
     );
-    let outcome = measure_file("A.java", nested.as_bytes(), &Options::default());
+    let outcome = measure_file("A.java", nested.as_bytes(), &test_support::unbounded());
     assert!(
         matches!(&outcome, Some(FileOutcome::Skipped { reason, .. }) if reason.to_string().contains("16 MiB")),
         "{outcome:?}"
