@@ -10,7 +10,7 @@ use crate::common;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Parser, Tag, TagEnd};
 
 use common::Scenario;
 use structgate::model::{Language, Metric};
@@ -30,8 +30,13 @@ fn files_under(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
     while let Some(d) = todo.pop() {
         for entry in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
             let path = entry.expect("entry").path();
+            let built = ["target", "corpus", "artifacts", "logs", "coverage"]
+                .iter()
+                .any(|d| path.ends_with(d));
             if path.is_dir() {
-                todo.push(path);
+                if !built {
+                    todo.push(path);
+                }
             } else if exts.iter().any(|e| path.to_string_lossy().ends_with(e)) {
                 found.push(path);
             }
@@ -131,11 +136,14 @@ fn every_reference_page_and_anchor_the_code_cites_exists() {
     let mut sources = files_under(&root().join("src"), &[".rs"]);
     sources.extend(files_under(&root().join("tests"), &[".rs"]));
     sources.extend(markdown_files());
-    sources.extend([root().join("Cargo.toml"), root().join("build.rs")]);
+    sources.extend(files_under(&root().join("scripts"), &[""]));
+    sources.extend(files_under(&root().join("fuzz"), &[".rs", ".toml"]));
+    sources.extend(["Cargo.toml", "build.rs", ".ci/run", ".gitattributes"].map(|f| root().join(f)));
     let mut cited = 0;
     let mut dangling = Vec::new();
     for file in &sources {
-        for (page, anchor) in citations(&read(file)) {
+        let bytes = std::fs::read(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        for (page, anchor) in citations(&String::from_utf8_lossy(&bytes)) {
             cited += 1;
             let path = root().join("docs/src/reference").join(&page);
             let ok = path.is_file()
@@ -429,4 +437,105 @@ fn the_repository_cites_nothing_outside_itself() {
         }
     }
     assert_eq!(found, Vec::<String>::new());
+}
+
+/// The fenced code blocks of `text`: each one's info string and content.
+fn code_blocks(text: &str) -> Vec<(String, String)> {
+    let mut blocks = Vec::new();
+    let mut open: Option<(String, String)> = None;
+    for event in Parser::new(text) {
+        match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
+                open = Some((info.to_string(), String::new()));
+            }
+            Event::Text(t) => {
+                if let Some((_, body)) = open.as_mut() {
+                    body.push_str(&t);
+                }
+            }
+            Event::End(TagEnd::CodeBlock) => blocks.extend(open.take()),
+            _ => {}
+        }
+    }
+    blocks
+}
+
+/// Each language page's example is real: its source blocks, written to the paths their
+/// first lines name in a scratch repository, measure there exactly as its console block
+/// shows.
+#[test]
+fn every_language_page_example_measures_as_shown() {
+    let mut checked = 0;
+    for page in files_under(&root().join("docs/src/languages"), &[".md"]) {
+        let text = read(&page);
+        let Some(at) = text.find("\n## Example\n") else {
+            continue;
+        };
+        let s = Scenario::git();
+        let (mut sources, mut runs) = (0, 0);
+        for (info, body) in code_blocks(&text[at..]) {
+            if info != "console" {
+                let first = body.lines().next().unwrap_or_default();
+                let path = first
+                    .strip_prefix("// ")
+                    .or_else(|| first.strip_prefix("# "))
+                    .unwrap_or_else(|| panic!("{}: {first} names no file", page.display()));
+                s.write(path, &body);
+                sources += 1;
+                continue;
+            }
+            let (command, shown) = body.split_once('\n').expect("a command and its output");
+            let args: Vec<&str> = command
+                .strip_prefix("$ structgate ")
+                .unwrap_or_else(|| panic!("{}: {command}", page.display()))
+                .split(' ')
+                .collect();
+            let run = s.run(&args);
+            assert_eq!(run.code, 0, "{}: {run:?}", page.display());
+            assert_eq!(run.stdout, shown, "{}: {command}", page.display());
+            runs += 1;
+        }
+        assert!(sources > 0 && runs > 0, "{}", page.display());
+        checked += 1;
+    }
+    assert_eq!(checked, Language::ALL.len() - 1, "a page per code language");
+}
+
+/// The output the README and the guide show of `structgate measure` on the repository's
+/// own demo is what the binary prints there.
+#[test]
+fn the_demo_output_shown_is_real() {
+    let mut checked = 0;
+    for file in markdown_files() {
+        for (info, body) in code_blocks(&read(&file)) {
+            let Some((command, shown)) = body.split_once('\n') else {
+                continue;
+            };
+            let Some(args) = command.strip_prefix("$ structgate ") else {
+                continue;
+            };
+            if info != "console" || !args.ends_with(" fixtures/demo") {
+                continue;
+            }
+            let args: Vec<&str> = args.split(' ').collect();
+            let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("structgate"))
+                .args(&args)
+                .current_dir(root())
+                .env("NO_COLOR", "1")
+                .output()
+                .expect("structgate runs");
+            assert!(out.status.success(), "{}: {out:?}", file.display());
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            // A block may end with the next command: compare up to it.
+            let shown = shown.split("\n$ ").next().unwrap_or_default();
+            assert_eq!(
+                stdout.trim_end(),
+                shown.trim_end(),
+                "{}: {command}",
+                file.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "{checked}");
 }
