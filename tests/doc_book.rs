@@ -539,3 +539,88 @@ fn the_demo_output_shown_is_real() {
     }
     assert!(checked >= 3, "{checked}");
 }
+
+/// The text of `file` from the heading line `heading` to the next heading of its level,
+/// headings inside fenced code not counted.
+fn section(file: &str, heading: &str) -> String {
+    let text = read(&root().join(file));
+    let level = format!("{} ", heading.split(' ').next().unwrap_or_default());
+    let mut lines = text.lines().skip_while(|l| *l != heading);
+    let mut out = vec![lines
+        .next()
+        .unwrap_or_else(|| panic!("{file}: no {heading}"))];
+    let mut fence: Option<String> = None;
+    for line in lines {
+        let ticks: String = line.chars().take_while(|c| *c == '`').collect();
+        match &fence {
+            None if ticks.len() >= 3 => fence = Some(ticks),
+            Some(open) if ticks.len() >= open.len() && line.trim_end() == ticks => fence = None,
+            None if line.starts_with(&level) => break,
+            _ => {}
+        }
+        out.push(line);
+    }
+    out.join("\n")
+}
+
+/// The root `AGENTS.md` recipe of the README and of the guide, followed on a project
+/// whose code `structgate init` set up: the context's `context.yaml` and `principles.md`
+/// as the page shows them own the file and pin it, a growth fails the gate naming the
+/// file and the delta, and `baseline accept` records it for a reviewed check.
+#[test]
+fn the_root_agents_md_recipe_budgets_the_file() {
+    for (file, heading) in [
+        ("README.md", "### Budget a root AGENTS.md"),
+        ("docs/src/agent-docs.md", "## A root AGENTS.md or CLAUDE.md"),
+    ] {
+        let blocks = code_blocks(&section(file, heading));
+        let block = |info: &str| {
+            blocks
+                .iter()
+                .find(|(i, _)| i == info)
+                .map(|(_, body)| body.clone())
+                .unwrap_or_else(|| panic!("{file}: no {info} block"))
+        };
+        let s = Scenario::git();
+        s.write("Cargo.toml", "[package]\nname = \"app\"\n");
+        s.write("src/main.rs", "fn main() {}\n");
+        let agents = format!("# Agents\n{}\n", "Keep it lean. ".repeat(870));
+        s.write("AGENTS.md", &agents);
+        assert_eq!(s.run(&["init"]).code, 0, "{file}");
+        s.write("agent-docs/context.yaml", &block("yaml"));
+        s.write("agent-docs/principles.md", &block("markdown"));
+        let limits = s.run(&["limits"]);
+        assert_eq!(limits.code, 0, "{file}: {limits:?}");
+        assert!(
+            limits
+                .stdout
+                .contains("agent-docs (agent-docs)\n  owns: AGENTS.md\n"),
+            "{file}: {}",
+            limits.stdout
+        );
+        s.cut_feature();
+        let grown = format!(
+            "{agents}{}",
+            "One more rule for every run, which makes the file grow a little.\n".repeat(7)
+        );
+        s.write("AGENTS.md", &grown);
+        let gate = s.gate(&["--require-judged"]);
+        assert_eq!(gate.code, 1, "{file}: {gate:?}");
+        assert_eq!(
+            gate.stdout.lines().skip(1).collect::<Vec<_>>(),
+            [
+                "structure judged 1 file(s) in 2 context(s): 2 value(s) grown past their pin",
+                "AGENTS.md:1 AGENTS.md: file_bytes 12645 > pinned 12190 (+455; limit 16384, band 16384)",
+                "AGENTS.md:1 AGENTS.md: loaded_bytes 12645 > pinned 12190 (+455; limit 32768, band 32768)",
+            ],
+            "{file}"
+        );
+        assert_eq!(
+            s.run(&["baseline", "accept", "AGENTS.md"]).code,
+            0,
+            "{file}"
+        );
+        let accepted = s.gate(&["--accept-growth", "--require-judged"]);
+        assert_eq!(accepted.code, 0, "{file}: {accepted:?}");
+    }
+}
