@@ -207,3 +207,29 @@ fn an_import_cycle_ends_and_both_documents_are_judged() {
         ]
     );
 }
+
+#[test]
+fn an_imported_file_that_is_not_utf8_still_counts_and_its_imports_are_followed() {
+    let s = chain();
+    // Latin-1 `é` (17 bytes), importing a new 40-byte file: 36 + 34 + 17 + 40.
+    s.write_bytes("shared/tone.md", b"Caf\xe9. (@more.md)\n");
+    s.write("shared/more.md", &format!("{}\n", "x".repeat(39)));
+    let run = s.gate(&["--require-judged"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        after_base(&run.stdout),
+        [
+            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
+            "docs/guide.md:1 guide.md: loaded_bytes 127 > 100 (band 100) \
+             (imports changed: shared/more.md, shared/tone.md)",
+        ]
+    );
+    assert_eq!(run.stderr, "");
+    let run = s.run(&["measure", "--format", "json", "docs/guide.md"]);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(v["files"][0]["loaded_bytes"], 127);
+    assert_eq!(
+        v["files"][0]["imports"],
+        serde_json::json!(["shared/more.md", "shared/rules.md", "shared/tone.md"])
+    );
+}

@@ -24,8 +24,8 @@ enum Node {
     Counted {
         bytes: u64,
         refs: Vec<ImportRef>,
-        /// What was not counted or scanned as usual, e.g. `not UTF-8; counted by its raw
-        /// bytes, not scanned for imports`.
+        /// What was not counted or scanned as usual, e.g. `more than 1000 imports; only
+        /// the first 1000 are followed`.
         note: Option<String>,
     },
     /// Not followed, and why (`names a directory`, ...).
@@ -321,15 +321,10 @@ fn is_markdown(path: &str) -> bool {
 /// A Markdown file's scan: its counted bytes and the imports it makes.
 pub fn scan_markdown(bytes: &[u8]) -> Scan {
     let counted = counted_bytes(bytes);
-    let Ok(text) = std::str::from_utf8(strip_bom(bytes)) else {
-        let note = "not UTF-8; counted by its raw bytes, not scanned for imports";
-        return Scan {
-            bytes: counted,
-            refs: Vec::new(),
-            note: Some(note.to_string()),
-        };
-    };
-    let mut refs = scan(text);
+    // Import syntax is ASCII: a file that isn't UTF-8 (a Latin-1 byte) is scanned with
+    // each invalid sequence read as U+FFFD, its line breaks and imports where they were.
+    let text = String::from_utf8_lossy(strip_bom(bytes));
+    let mut refs = scan(&text);
     let note = (refs.len() > MAX_IMPORTS).then(|| {
         refs.truncate(MAX_IMPORTS);
         format!("more than {MAX_IMPORTS} imports; only the first {MAX_IMPORTS} are followed")

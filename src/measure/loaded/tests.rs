@@ -92,21 +92,25 @@ fn imports_not_followed_are_warnings_naming_file_and_line() {
 }
 
 #[test]
-fn a_binary_or_non_utf8_import_counts_its_raw_bytes_and_is_not_followed() {
+fn a_binary_import_counts_its_raw_bytes_and_a_non_utf8_document_is_still_scanned() {
     let mut source = MemorySource::default().with("a.md", "@logo.png @old.md\n"); // 18
     source
         .files
-        .insert("logo.png".into(), b"\x89PNG\r\n\x1a\n\x00@b.md".to_vec()); // 14
-    source
-        .files
-        .insert("old.md".into(), b"caf\xe9 @b.md\r\n".to_vec()); // 12
-    source = source.with("b.md", "never reached\n");
+        .insert("logo.png".into(), b"\x89PNG\r\n\x1a\n\x00@c.md".to_vec()); // 14
+                                                                            // Latin-1 `é`: its imports are read from its bytes, line numbers kept.
+    source.files.insert(
+        "old.md".into(),
+        b"caf\xe9\r\n\xff @b.md @gone\xe9.md\r\n".to_vec(),
+    ); // 25, raw
+    source = source
+        .with("b.md", "reached\n")
+        .with("c.md", "never reached\n");
     let (loaded, warnings) = load(&source, "a.md");
-    assert_eq!(loaded.bytes, 18 + 14 + 12);
-    assert_eq!(loaded.imports, ["logo.png", "old.md"]);
+    assert_eq!(loaded.bytes, 18 + 14 + 25 + 8);
+    assert_eq!(loaded.imports, ["b.md", "logo.png", "old.md"]);
     assert_eq!(
         warnings,
-        ["old.md: not UTF-8; counted by its raw bytes, not scanned for imports"]
+        ["import \"@gone\u{fffd}.md\" at old.md:2 not followed: names no existing file"]
     );
 }
 
