@@ -5,6 +5,10 @@ use std::path::PathBuf;
 
 use clap::{Args, ColorChoice, Parser, Subcommand, ValueEnum};
 
+mod agent;
+
+pub use agent::HookArgs;
+
 /// Parses a command line (the program's name first), colouring clap's own help and usage
 /// errors as `--color` says (clap decides its colours before it has parsed `--color`).
 /// `--help`, `--version` and a usage error come back as clap's error, for the caller to
@@ -105,6 +109,14 @@ pub enum Command {
     /// Judge what the branch changed since its merge-base, by the base's terms
     #[command(after_help = "Guide: docs/src/commands/gate.md")]
     Gate(GateArgs),
+    /// Answer an agent's hook event on stdin: exit 2 with a message for the model on an
+    /// excess
+    ///
+    /// After an edit (PostToolUse) the edited files are judged as the gate judges them;
+    /// before the agent stops (Stop, SubagentStop) the whole gate runs. Claude Code's and
+    /// Codex's events are read. A malformed event or an error is reported and exits 0
+    /// unless --strict.
+    Hook(HookArgs),
     /// Check that every directory of a managed tree carries a contract (README.md)
     #[command(after_help = "Guide: docs/src/commands/contracts.md")]
     Contracts(ContractsArgs),

@@ -5,6 +5,7 @@ pub mod accept;
 pub mod baseline;
 pub mod contracts;
 pub mod gate;
+pub mod hook;
 pub mod init;
 pub mod limits;
 pub mod measure;

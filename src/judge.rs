@@ -8,6 +8,7 @@
 
 mod carry;
 mod gate;
+pub mod hook;
 mod review;
 
 use serde::Serialize;

@@ -141,6 +141,7 @@ pub fn run(cli: cli::Cli) -> Result<Exit> {
             run_merge(&request, con)
         }
         Command::Gate(args) => run_gate(cwd, args, con),
+        Command::Hook(args) => Ok(run_hook(cwd, args, con)),
         Command::Completions { shell } => run_completions(shell),
     }
 }
@@ -294,6 +295,7 @@ fn run_gate(cwd: PathBuf, args: cli::GateArgs, console: &Console) -> Result<Exit
         options: options(&args.size),
         staged: args.staged,
         accept_growth: args.accept_growth,
+        only: None,
     };
     let rep = commands::gate::run(&request)?;
     console.warn(&rep.warnings);
@@ -309,6 +311,42 @@ fn run_gate(cwd: PathBuf, args: cli::GateArgs, console: &Console) -> Result<Exit
         GateFormat::Github => report::github::gate(&rep),
     })?;
     Ok(rep.exit(args.require_judged))
+}
+
+/// `structgate hook`: never an error of its own (docs/src/reference/hook.md): a broken
+/// hook must not wedge the agent, so a failure is answered like any other event.
+fn run_hook(cwd: PathBuf, args: cli::HookArgs, console: &Console) -> Exit {
+    let answer = read_stdin().and_then(|payload| {
+        measure::check_grammars()?;
+        commands::hook::run(&commands::hook::Request {
+            cwd,
+            payload,
+            bases: args.bases,
+            options: options(&args.size),
+        })
+    });
+    let rep = answer.unwrap_or_else(|e| commands::hook::HookReport::failed(&e, args.strict));
+    let json = args.format == Format::Json;
+    let blocks = rep.decision.blocks();
+    if json && blocks {
+        let _ = console.print(&report::hook::json(&rep));
+    } else {
+        console.note(&report::hook::message(&rep));
+    }
+    // Exit 2 is what the hosts feed back to the model; a JSON answer goes with exit 0.
+    match (blocks, json) {
+        (true, false) => Exit::Error,
+        _ => Exit::Pass,
+    }
+}
+
+fn read_stdin() -> Result<Vec<u8>> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .context("reading the hook event on stdin")?;
+    Ok(bytes)
 }
 
 fn run_init(cwd: PathBuf, args: cli::InitArgs, console: &Console) -> Result<Exit> {

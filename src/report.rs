@@ -7,6 +7,7 @@ pub mod console;
 pub mod contracts;
 pub mod gate;
 pub mod github;
+pub mod hook;
 pub mod init;
 pub mod limits;
 mod listed;

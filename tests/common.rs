@@ -168,6 +168,20 @@ impl Scenario {
         (Run::of(out), cpu)
     }
 
+    /// Runs the built binary in the scenario directory with `stdin` as its input.
+    pub fn run_stdin(&self, args: &[&str], stdin: &str) -> Run {
+        use std::io::Write as _;
+        let mut cmd = self.command(self.path(), args, &[("NO_COLOR", "1")]);
+        cmd.stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut child = cmd.spawn().expect("structgate runs");
+        let mut input = child.stdin.take().expect("stdin");
+        input.write_all(stdin.as_bytes()).expect("stdin written");
+        drop(input);
+        Run::of(child.wait_with_output().expect("structgate runs"))
+    }
+
     fn command(&self, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Command {
         let mut cmd = Command::cargo_bin("structgate").expect("binary");
         cmd.args(args)

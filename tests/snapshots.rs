@@ -25,7 +25,7 @@ fn stdout(s: &Scenario, args: &[&str], code: i32) -> String {
 #[test]
 fn every_subcommands_help() {
     let s = Scenario::plain();
-    let commands: [&[&str]; 11] = [
+    let commands: [&[&str]; 12] = [
         &[],
         &["measure"],
         &["limits"],
@@ -34,6 +34,7 @@ fn every_subcommands_help() {
         &["baseline", "refresh"],
         &["baseline", "merge"],
         &["gate"],
+        &["hook"],
         &["contracts"],
         &["init"],
         &["completions"],

@@ -24,6 +24,7 @@ mod gate_git_edges;
 mod gate_integrity;
 mod gate_terms;
 mod git_feed;
+mod hook;
 mod hostile_inputs;
 mod hostile_paths;
 mod hostile_sources;

@@ -38,6 +38,10 @@ pub struct Request {
     /// `--accept-growth`: honour the pins the branch raised in its own baseline, within
     /// the base's bands (docs/src/reference/documents.md#pins-and-tiers).
     pub accept_growth: bool,
+    /// Judge only the changed files at these repository-relative paths (`structgate
+    /// hook`, docs/src/reference/hook.md): each exactly as the whole gate would, and
+    /// nothing else (no unchanged document that imports one, no directory contract).
+    pub only: Option<Vec<String>>,
 }
 
 /// One context as the gate saw it: judged, or why not.

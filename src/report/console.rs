@@ -100,6 +100,14 @@ impl Console {
         }
     }
 
+    /// Text for stderr as it is (a hook's answer for the model), unless quiet.
+    pub fn note(&self, text: &str) {
+        if self.level == Level::Quiet || text.is_empty() {
+            return;
+        }
+        let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    }
+
     /// Lines for `--verbose` only, on stderr so stdout stays one format.
     pub fn verbose(&self, lines: &[String]) {
         if self.level != Level::Verbose {

@@ -21,12 +21,21 @@ impl Judged {
         })
     }
 
-    /// The files changed since `base` on this side.
-    pub(super) fn changes(&self, repo: &Repo, base: &str) -> Result<Vec<Change>> {
-        match self {
-            Judged::WorkTree(_) => repo.changes(base),
-            Judged::Index(_) => repo.staged_changes(base),
+    /// The files changed since `base` on this side; with `only`, those at these paths.
+    pub(super) fn changes(
+        &self,
+        repo: &Repo,
+        base: &str,
+        only: Option<&[String]>,
+    ) -> Result<Vec<Change>> {
+        let mut changes = match self {
+            Judged::WorkTree(_) => repo.changes(base)?,
+            Judged::Index(_) => repo.staged_changes(base)?,
+        };
+        if let Some(only) = only {
+            changes.retain(|c| only.contains(&c.path));
         }
+        Ok(changes)
     }
 
     pub(super) fn source(&self) -> &dyn FileSource {

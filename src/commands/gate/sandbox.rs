@@ -44,10 +44,13 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
     let work = Judged::open(&repo, &workdir, request.staged)?;
     let growth = (request.accept_growth, work.source());
     read_branch_baselines(&mut terms, growth, &mut sandbox.warnings)?;
-    let Some(changes) = list_changes(&repo, &work, &base, &mut sandbox) else {
+    let only = request.only.as_deref();
+    let Some(changes) = list_changes(&repo, &work, (&base, only), &mut sandbox) else {
         return Ok(sandbox);
     };
-    sandbox.contracts = super::contracts::check(&tree, &work, &changes)?;
+    if only.is_none() {
+        sandbox.contracts = super::contracts::check(&tree, &work, &changes)?;
+    }
     let branch = (work.source(), request.options.max_file_size);
     sandbox.terms_changed =
         super::review::terms_changed(&terms, &tree, branch, &changes, &repo_name)?;
@@ -59,31 +62,37 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
     let cache = Cache::open(None, false);
     let judging =
         super::judging::Judging::new(&terms, &tree, &work, request.options, &changes, &cache);
-    let judged = judge_all(&judging, &mut sandbox, &changes);
+    let judged = judge_all(&judging, &mut sandbox, &changes, only.is_none());
     sandbox.cache = cache.finish();
     judged.map(|()| sandbox)
 }
 
-/// Judges every change, then the documents whose imports changed (docs/src/reference/documents.md).
+/// Judges every change, then, with `importers`, the documents whose imports changed
+/// (docs/src/reference/documents.md).
 fn judge_all(
     judging: &super::judging::Judging,
     sandbox: &mut Sandbox,
     changes: &[Change],
+    importers: bool,
 ) -> Result<()> {
     for change in changes {
         judging.change(sandbox, change)?;
     }
+    if !importers {
+        return Ok(());
+    }
     docs::judge_importers(judging, sandbox)
 }
 
-/// The files changed since `base`, or `None` after noting that git couldn't list them.
+/// The files changed since `base` (only those at the `only` paths, when given), or
+/// `None` after noting that git couldn't list them.
 fn list_changes(
     repo: &Repo,
     work: &Judged,
-    base: &str,
+    (base, only): (&str, Option<&[String]>),
     sandbox: &mut Sandbox,
 ) -> Option<Vec<Change>> {
-    match work.changes(repo, base) {
+    match work.changes(repo, base, only) {
         Ok(changes) => Some(changes),
         Err(e) => {
             sandbox.not_judged.push(NotJudged {
