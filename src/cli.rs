@@ -116,6 +116,7 @@ pub enum Command {
     /// before the agent stops (Stop, SubagentStop) the whole gate runs. Claude Code's and
     /// Codex's events are read. A malformed event or an error is reported and exits 0
     /// unless --strict.
+    #[command(after_help = "Guide: docs/src/commands/hook.md")]
     Hook(HookArgs),
     /// Check that every directory of a managed tree carries a contract (README.md)
     #[command(after_help = "Guide: docs/src/commands/contracts.md")]

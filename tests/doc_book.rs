@@ -382,7 +382,7 @@ fn help_and_the_package_description_name_the_languages_from_the_code() {
 #[test]
 fn every_help_says_what_the_command_does_and_names_its_guide_page() {
     let s = Scenario::git();
-    let commands: [&[&str]; 12] = [
+    let commands: [&[&str]; 13] = [
         &[],
         &["measure"],
         &["limits"],
@@ -392,6 +392,7 @@ fn every_help_says_what_the_command_does_and_names_its_guide_page() {
         &["baseline", "accept"],
         &["baseline", "merge"],
         &["gate"],
+        &["hook"],
         &["contracts"],
         &["init"],
         &["completions"],

@@ -1,4 +1,4 @@
-//! A hook event as Claude Code and Codex send it on stdin (docs/src/reference/hook.md#payloads):
+//! A hook event as Claude Code and Codex send it on stdin (docs/src/reference/hook.md#events):
 //! one JSON object with `hook_event_name` and `cwd`; a `PostToolUse` also carries
 //! `tool_name` and `tool_input`, a `Stop` or `SubagentStop` `stop_hook_active`.
 
