@@ -94,28 +94,7 @@ pub fn run(request: &Request) -> Result<InitReport> {
         false => AgentDocs::default(),
     };
     let agent_dir = request.dir.join(AGENT_DOCS_DIR);
-    let mut planned: Vec<(PathBuf, String)> = WRITTEN
-        .iter()
-        .map(|name| (request.dir.clone(), name.to_string()))
-        .collect();
-    if !agent_docs.is_empty() {
-        let in_agent_dir = WRITTEN
-            .iter()
-            .map(|n| (request.dir.clone(), format!("{AGENT_DOCS_DIR}/{n}")));
-        planned.extend(in_agent_dir);
-    }
-    let existing: Vec<String> = planned
-        .iter()
-        .filter(|(dir, name)| request.cwd.join(dir).join(name).symlink_metadata().is_ok())
-        .map(|(dir, name)| shown_path(dir, name))
-        .collect();
-    if !existing.is_empty() {
-        bail!(
-            "{} already exist{}: structgate init writes nothing over them, and wrote nothing",
-            existing.join(", "),
-            if existing.len() == 1 { "s" } else { "" }
-        );
-    }
+    let planned = planned_files(request, !agent_docs.is_empty())?;
     let sources = sources::find(&abs, &request.langs);
     write(&abs.join("context.yaml"), &context_yaml(&rel, &sources))?;
     write(
@@ -150,6 +129,34 @@ pub fn run(request: &Request) -> Result<InitReport> {
         baseline,
         to_commit: planned.iter().map(|(d, n)| shown_path(d, n)).collect(),
     })
+}
+
+/// The files `init` will write (directory, name), the agent documents' context's with
+/// `agent_docs`; an error naming those that exist already: `init` writes over nothing.
+fn planned_files(request: &Request, agent_docs: bool) -> Result<Vec<(PathBuf, String)>> {
+    let mut planned: Vec<(PathBuf, String)> = WRITTEN
+        .iter()
+        .map(|name| (request.dir.clone(), name.to_string()))
+        .collect();
+    if agent_docs {
+        let in_agent_dir = WRITTEN
+            .iter()
+            .map(|n| (request.dir.clone(), format!("{AGENT_DOCS_DIR}/{n}")));
+        planned.extend(in_agent_dir);
+    }
+    let existing: Vec<String> = planned
+        .iter()
+        .filter(|(dir, name)| request.cwd.join(dir).join(name).symlink_metadata().is_ok())
+        .map(|(dir, name)| shown_path(dir, name))
+        .collect();
+    if !existing.is_empty() {
+        bail!(
+            "{} already exist{}: structgate init writes nothing over them, and wrote nothing",
+            existing.join(", "),
+            if existing.len() == 1 { "s" } else { "" }
+        );
+    }
+    Ok(planned)
 }
 
 /// The agent documents in the context directory `rel`, from the working tree's listing
