@@ -602,3 +602,86 @@ fn github_format_warns_of_loosened_terms_and_notes_the_rest() {
         ]
     );
 }
+
+#[test]
+fn baseline_header_edits_are_listed_and_loosen_where_a_later_refresh_would_record_more() {
+    // At the base: the header records function_lines 10 (band 12) and owns src.
+    let s = Scenario::feature_of_inventory();
+    let at_base = s.read("structure-baseline.tsv");
+    let entries: String = at_base
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let title = at_base.lines().next().expect("title");
+    // The branch records function_lines 40 and drops src from `# owned:`: a refresh after
+    // the merge would record a function grown to 40 lines as "exposed by a changed limit",
+    // and every excess in src as newly owned.
+    s.write(
+        "structure-baseline.tsv",
+        &format!(
+            "{title}\n# measured with: function_lines=40 tolerance_percent=20\n# owned:\tlib\n{entries}"
+        ),
+    );
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]));
+    let (code, lines) = text(&s);
+    assert_eq!(code, 1, "judged by the base's baseline: {lines:?}");
+    assert_eq!(
+        lines,
+        [
+            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
+            "src/Small.cs:3 Small.Run: function_lines 13 > 10 (band 12)",
+            "terms changed on this branch (not applied):",
+            "  inventory: structure-baseline.tsv: # measured with: function_lines 10 -> 40 (loosens)",
+            "  inventory: structure-baseline.tsv: # owned: src -> lib (loosens)",
+        ]
+    );
+    let (p, f) = (Some("inventory"), "structure-baseline.tsv");
+    assert_eq!(
+        terms_json(&s),
+        serde_json::json!([
+            change(
+                p,
+                f,
+                "# measured with: function_lines",
+                Some("10"),
+                Some("40"),
+                true
+            ),
+            change(p, f, "# owned:", Some("src"), Some("lib"), true),
+        ])
+    );
+    assert!(pr_summary(&s).ends_with(
+        "- inventory: `structure-baseline.tsv`: # measured with: function_lines 10 -> 40 (**loosens**)\n\
+         - inventory: `structure-baseline.tsv`: # owned: src -> lib (**loosens**)\n"
+    ));
+    // Why it loosens: with the branch's header, a refresh records the grown function;
+    // with the base's, it doesn't (the gate catches it).
+    let refresh = s.run(&["baseline", "refresh", "--check"]);
+    assert_eq!(
+        (refresh.code, refresh.stdout.as_str()),
+        (
+            1,
+            "inventory: would update structure-baseline.tsv: 1 added, 0 lowered, 0 dropped; 2 unit(s)\n  \
+             + src/Small.cs Small.Run function_lines 13\n"
+        )
+    );
+    s.write("structure-baseline.tsv", &at_base);
+    assert_eq!(s.run(&["baseline", "refresh", "--check"]).code, 0);
+    // The header line removed (no recorded limits: a refresh adds every excess), and a
+    // directory added to `# owned:` (fewer newly owned files: tightens).
+    s.write(
+        "structure-baseline.tsv",
+        &format!("{title}\n# owned:\tlib\tsrc\n{entries}"),
+    );
+    let (code, lines) = text(&s);
+    assert_eq!(code, 1, "{lines:?}");
+    assert_eq!(
+        lines[2..],
+        [
+            "terms changed on this branch (not applied):",
+            "  inventory: structure-baseline.tsv: # measured with: removed: function_lines=10 tolerance_percent=20 (loosens)",
+            "  inventory: structure-baseline.tsv: # owned: src -> lib, src (tightens)",
+        ]
+    );
+}

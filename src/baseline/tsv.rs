@@ -330,6 +330,28 @@ fn path_field(path: &str) -> String {
     }
 }
 
+/// The pairs of `# measured with:` as the header writes them, separated by spaces:
+/// `function_lines=10 pinned=file_bytes,loaded_bytes tolerance_percent=0`.
+pub fn measured_with_text(pairs: &BTreeMap<String, u64>) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut pins: Vec<&str> = Vec::new();
+    for (key, value) in pairs {
+        if let Some(metric) = key.strip_prefix("pinned.") {
+            pins.push(metric);
+            continue;
+        }
+        if !pins.is_empty() {
+            out.push(format!("{PINNED_KEY}={}", pins.join(",")));
+            pins.clear();
+        }
+        out.push(format!("{key}={value}"));
+    }
+    if !pins.is_empty() {
+        out.push(format!("{PINNED_KEY}={}", pins.join(",")));
+    }
+    out.join(" ")
+}
+
 /// Writes a baseline: the title, `# measured with:` and `# owned:` where present,
 /// then the entries sorted by path, unit and metric key. LF line ends, UTF-8.
 pub fn render(baseline: &Baseline) -> String {
@@ -338,20 +360,8 @@ pub fn render(baseline: &Baseline) -> String {
     out.push('\n');
     if let Some(pairs) = &baseline.measured_with {
         out.push_str("# measured with:");
-        let mut pins: Vec<&str> = Vec::new();
-        for (key, value) in pairs {
-            if let Some(metric) = key.strip_prefix("pinned.") {
-                pins.push(metric);
-                continue;
-            }
-            if !pins.is_empty() {
-                let _ = write!(out, " {PINNED_KEY}={}", pins.join(","));
-                pins.clear();
-            }
-            let _ = write!(out, " {key}={value}");
-        }
-        if !pins.is_empty() {
-            let _ = write!(out, " {PINNED_KEY}={}", pins.join(","));
+        for pair in measured_with_text(pairs).split_terminator(' ') {
+            let _ = write!(out, " {pair}");
         }
         out.push('\n');
     }

@@ -3,7 +3,8 @@
 //! can tighten that the branch hasn't already tightened.
 
 use super::{can_tighten, Finding};
-use crate::terms::diff::{Term, TermChange, TermValue};
+use crate::relpath::is_within;
+use crate::terms::diff::{RecordedKey, Term, TermChange, TermValue};
 
 /// Whether a change of a term from `from` to `to` (`None`: that side doesn't have it)
 /// loosens the terms a branch is judged by (docs/src/reference/gate.md#integrity): a raised or removed limit, a
@@ -11,8 +12,9 @@ use crate::terms::diff::{Term, TermChange, TermValue};
 /// directories another context owned, a removed baseline, an added or raised baseline
 /// entry, `children.require_contract` lowered (true, then unset, then false), a raised or
 /// removed `new_file_bytes` or tier value, a metric no longer pinned, any change of a
-/// tier's patterns or place (files may move to a looser tier), and a terms file that
-/// doesn't read. Everything else tightens.
+/// tier's patterns or place (files may move to a looser tier), a terms file that
+/// doesn't read, and a baseline header edit after which a later `baseline refresh` would
+/// record more (see [`recorded_loosens`] and [`disowned`]). Everything else tightens.
 pub fn loosens(term: &Term, from: Option<&TermValue>, to: Option<&TermValue>) -> bool {
     let number = |v: Option<&TermValue>, absent: u64| match v {
         Some(TermValue::Number(n)) => *n,
@@ -29,8 +31,61 @@ pub fn loosens(term: &Term, from: Option<&TermValue>, to: Option<&TermValue>) ->
             to.is_none() || !taken_from.is_empty()
         }
         Term::Baseline => to.is_none(),
+        Term::Recorded(key) => recorded_loosens(key, from, to),
+        Term::RecordedOwned { owned } => disowned(owned, from, to),
         Term::RequireContract => strictness(to) < strictness(from),
         Term::Unreadable => true,
+    }
+}
+
+/// Whether an edit of a `# measured with:` key loosens (docs/src/reference/baseline.md): `baseline refresh` adds
+/// a unit past today's band that was within the band the header records, so a recorded
+/// limit raised or removed (none recorded: every excess is exposed), a wider recorded
+/// tolerance, or the line removed (no recorded limits at all) makes it record more. A
+/// tier's value removed counts as raised: the tier's files then take the context's
+/// recorded value, which may be higher. Keys refresh doesn't read back change nothing.
+fn recorded_loosens(key: &RecordedKey, from: Option<&TermValue>, to: Option<&TermValue>) -> bool {
+    let number = |v: Option<&TermValue>, absent: u64| match v {
+        Some(TermValue::Number(n)) => *n,
+        _ => absent,
+    };
+    match key {
+        RecordedKey::Line => to.is_none(),
+        RecordedKey::Limit { .. } => number(to, u64::MAX) > number(from, u64::MAX),
+        RecordedKey::Tolerance => number(to, 0) > number(from, 0),
+        RecordedKey::Written(_) => false,
+    }
+}
+
+/// Whether an edit of `# owned:` loosens (docs/src/reference/baseline.md): `baseline init` and `refresh` add the
+/// excesses of files in directories the context owns that the header doesn't list (newly
+/// owned), so the edit loosens when some part of the context's `owned` directories that
+/// the base's header covered (all of them, where it had no `# owned:` line: then nothing
+/// is newly owned) is not covered by the branch's. Removing the line tightens.
+fn disowned(owned: &[String], from: Option<&TermValue>, to: Option<&TermValue>) -> bool {
+    let Some(TermValue::Dirs(to)) = to else {
+        return false;
+    };
+    let covered_at_base: Vec<&str> = match from {
+        Some(TermValue::Dirs(from)) => owned
+            .iter()
+            .flat_map(|o| from.iter().filter_map(move |r| overlap(o, r)))
+            .collect(),
+        _ => owned.iter().map(String::as_str).collect(),
+    };
+    covered_at_base
+        .iter()
+        .any(|region| !to.iter().any(|t| is_within(region, t)))
+}
+
+/// The smaller of two directories where one holds the other.
+fn overlap<'a>(a: &'a str, b: &'a str) -> Option<&'a str> {
+    if is_within(a, b) {
+        Some(a)
+    } else if is_within(b, a) {
+        Some(b)
+    } else {
+        None
     }
 }
 

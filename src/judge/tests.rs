@@ -101,6 +101,84 @@ fn what_loosens_for_every_kind_of_term() {
 }
 
 #[test]
+fn a_header_edit_loosens_where_a_later_refresh_would_record_more() {
+    use crate::terms::diff::RecordedKey;
+    use TermValue::{Dirs, Number, Text};
+    let n = |v| Some(Number(v));
+    let limit = |tier: Option<&str>| {
+        let tier = tier.map(str::to_string);
+        Term::Recorded(RecordedKey::Limit {
+            tier,
+            metric: Metric::FunctionLines,
+        })
+    };
+    let line = Term::Recorded(RecordedKey::Line);
+    let pinned = Term::Recorded(RecordedKey::Written("pinned".to_string()));
+    let recorded = [
+        (limit(None), n(10), n(99), true),
+        (limit(None), n(10), None, true),
+        (limit(None), n(99), n(10), false),
+        (limit(None), None, n(10), false),
+        (limit(Some("docs")), n(40), None, true),
+        (Term::Recorded(RecordedKey::Tolerance), n(0), n(20), true),
+        (Term::Recorded(RecordedKey::Tolerance), n(20), None, false),
+        (
+            line.clone(),
+            Some(Text("function_lines=10".into())),
+            None,
+            true,
+        ),
+        (line, None, Some(Text("function_lines=10".into())), false),
+        (pinned, Some(Text("file_bytes".into())), None, false),
+    ];
+    for (term, from, to, expected) in recorded {
+        let got = loosens(&term, from.as_ref(), to.as_ref());
+        assert_eq!(got, expected, "{term:?} {from:?} -> {to:?}");
+    }
+    let dirs = |d: &[&str]| Some(Dirs(d.iter().map(|d| d.to_string()).collect()));
+    let owned = |d: &[&str]| Term::RecordedOwned {
+        owned: d.iter().map(|d| d.to_string()).collect(),
+    };
+    let cases = [
+        // A directory the context owns, dropped from the header: newly owned again.
+        (
+            owned(&["lib", "src"]),
+            dirs(&["lib", "src"]),
+            dirs(&["src"]),
+            true,
+        ),
+        (
+            owned(&["lib", "src"]),
+            dirs(&["src"]),
+            dirs(&["lib", "src"]),
+            false,
+        ),
+        // Dropped, but owned by no one: nothing to add.
+        (
+            owned(&["src"]),
+            dirs(&["old", "src"]),
+            dirs(&["src"]),
+            false,
+        ),
+        // The root recorded, then only `src`: the context's `lib` is newly owned.
+        (owned(&["lib", "src"]), dirs(&[""]), dirs(&["src"]), true),
+        (owned(&["src"]), dirs(&[""]), dirs(&["src"]), false),
+        // A part of an owned directory left out.
+        (owned(&["src"]), dirs(&["src"]), dirs(&["src/a"]), true),
+        // Without the line nothing is newly owned: removing it tightens, adding it
+        // loosens only where it leaves an owned directory out.
+        (owned(&["src"]), dirs(&["src"]), None, false),
+        (owned(&["lib", "src"]), None, dirs(&["src"]), true),
+        (owned(&["src"]), None, dirs(&["src"]), false),
+        (owned(&["src"]), dirs(&["src"]), dirs(&[]), true),
+    ];
+    for (term, from, to, expected) in cases {
+        let got = loosens(&term, from.as_ref(), to.as_ref());
+        assert_eq!(got, expected, "{term:?} {from:?} -> {to:?}");
+    }
+}
+
+#[test]
 fn can_tighten_below_the_entry_or_within_the_band() {
     let l = limits(10, 20);
     let finding = |value, entry: Option<u64>| {

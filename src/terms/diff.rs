@@ -18,6 +18,8 @@ use crate::model::Metric;
 use crate::relpath;
 use crate::source::{Entry, FileSource};
 
+pub use header::RecordedKey;
+
 /// One term of a context (or of a directory contract) that can differ.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Term {
@@ -44,6 +46,15 @@ pub enum Term {
     TierLimit(String, String),
     /// The baseline file itself, added or removed (without one, a context isn't judged).
     Baseline,
+    /// A key of the baseline's `# measured with:` header (the line itself where one side
+    /// has none): the limits a later `baseline refresh` compares today's with.
+    Recorded(RecordedKey),
+    /// The baseline's `# owned:` header, as a whole; `owned` are the context's owned
+    /// directories at the base (a refresh adds the excesses of those the header doesn't
+    /// list, as newly owned).
+    RecordedOwned {
+        owned: Vec<String>,
+    },
     /// One baseline entry.
     Entry(EntryKey),
     /// A directory contract's `children.require_contract` (docs/src/reference/contracts.md).
@@ -65,6 +76,9 @@ impl Term {
             Term::TierPaths(tier) => format!("tiers.{tier}.paths"),
             Term::TierLimit(tier, key) => format!("tiers.{tier}.{key}"),
             Term::Baseline => "baseline".to_string(),
+            Term::Recorded(RecordedKey::Line) => "# measured with:".to_string(),
+            Term::Recorded(key) => format!("# measured with: {}", key.key()),
+            Term::RecordedOwned { .. } => "# owned:".to_string(),
             Term::Entry(key) => format!("{} {} {}", key.path, key.unit, key.metric),
             Term::RequireContract => "children.require_contract".to_string(),
             Term::Unreadable => "unreadable".to_string(),
@@ -78,6 +92,8 @@ pub enum TermValue {
     Number(u64),
     Flag(bool),
     Text(String),
+    /// Directories, repository-relative (the root is `""`).
+    Dirs(Vec<String>),
 }
 
 impl fmt::Display for TermValue {
@@ -86,6 +102,11 @@ impl fmt::Display for TermValue {
             TermValue::Number(n) => write!(f, "{n}"),
             TermValue::Flag(b) => write!(f, "{b}"),
             TermValue::Text(t) => f.write_str(t),
+            TermValue::Dirs(dirs) if dirs.is_empty() => f.write_str("none"),
+            TermValue::Dirs(dirs) => {
+                let shown: Vec<&str> = dirs.iter().map(|d| relpath::shown(d)).collect();
+                f.write_str(&shown.join(", "))
+            }
         }
     }
 }
@@ -221,7 +242,8 @@ impl Diff<'_> {
             }
         }
         if self.readable(Some(&ctx.name), &ctx.baseline_path()) {
-            self.baseline(&ctx.name, &ctx.baseline_path(), terms.baseline.as_ref());
+            let base = terms.baseline.as_ref();
+            self.baseline(&ctx.name, &ctx.baseline_path(), base, &ctx.owned);
         }
     }
 
@@ -250,8 +272,9 @@ impl Diff<'_> {
         }
     }
 
-    /// The baseline file, or its entries one by one when both sides hold one.
-    fn baseline(&mut self, context: &str, file: &str, base: Option<&Baseline>) {
+    /// The baseline file, or its header and entries one by one when both sides hold one.
+    /// `owned` are the context's owned directories at the base.
+    fn baseline(&mut self, context: &str, file: &str, base: Option<&Baseline>, owned: &[String]) {
         let now = match self.branch.read(file) {
             Ok(Some(bytes)) => match tsv::parse(&bytes, file) {
                 Ok(parsed) => Some(parsed.baseline),
@@ -264,6 +287,9 @@ impl Diff<'_> {
             let sides = (base.map(entries_text), now.as_ref().map(entries_text));
             return self.push(Some(context), file, Term::Baseline, sides);
         };
+        for (term, sides) in header::changes(base, now, owned) {
+            self.push(Some(context), file, term, sides);
+        }
         let keys: BTreeSet<&EntryKey> = base.entries.keys().chain(now.entries.keys()).collect();
         for key in keys {
             let before = base.entries.get(key).copied();
@@ -406,5 +432,6 @@ fn owned_text(owned: &[String]) -> TermValue {
     TermValue::Text(dirs.join(", "))
 }
 
+mod header;
 #[cfg(test)]
 mod tests;

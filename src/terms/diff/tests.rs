@@ -130,3 +130,65 @@ fn a_new_context_that_owns_an_old_ones_directory_takes_it() {
         ["tools/context.yaml context - tools false"]
     );
 }
+
+#[test]
+fn baseline_header_edits_are_listed_key_by_key() {
+    let header = |measured: &str, owned: &str| {
+        format!(
+            "{}\n{measured}{owned}src/a.rs\tf\tfunction_lines\t30\n",
+            tsv::TITLE
+        )
+    };
+    let at_base = header(
+        "# measured with: function_lines=10 pinned=file_bytes tier.docs.file_bytes=900 tolerance_percent=20\n",
+        "# owned:\tsrc\n",
+    );
+    let base_tree = base().with("structure-baseline.tsv", &at_base);
+    let terms = crate::terms::load(&base_tree, "shop", &[]).expect("base terms");
+    let compare = |branch_text: &str| -> Vec<String> {
+        let branch = base().with("structure-baseline.tsv", branch_text);
+        let branch = Branch {
+            source: &branch,
+            max_bytes: 4 << 20,
+            changed: ["structure-baseline.tsv".to_string()].into(),
+            renames: BTreeMap::new(),
+        };
+        let found = changes(&terms, &base_tree, &branch, "shop").expect("changes");
+        found
+            .iter()
+            .map(|c| {
+                let side =
+                    |v: &Option<TermValue>| v.as_ref().map_or("-".to_string(), |v| v.to_string());
+                let loosens = crate::judge::loosens(&c.term, c.from.as_ref(), c.to.as_ref());
+                format!(
+                    "{} | {} | {} | {loosens}",
+                    c.term.what(),
+                    side(&c.from),
+                    side(&c.to)
+                )
+            })
+            .collect()
+    };
+    assert_eq!(compare(&at_base), Vec::<String>::new());
+    let edited = header(
+        "# measured with: function_lines=99 tier.docs.file_bytes=800 tolerance_percent=20 type_lines=50\n",
+        "# owned:\tlib\n",
+    );
+    assert_eq!(
+        compare(&edited),
+        [
+            "# measured with: function_lines | 10 | 99 | true",
+            "# measured with: type_lines | - | 50 | false",
+            "# measured with: tier.docs.file_bytes | 900 | 800 | false",
+            "# measured with: pinned | file_bytes | - | false",
+            "# owned: | src | lib | true",
+        ]
+    );
+    assert_eq!(
+        compare(&header("", "")),
+        [
+            "# measured with: | function_lines=10 pinned=file_bytes tier.docs.file_bytes=900 tolerance_percent=20 | - | true",
+            "# owned: | src | - | false",
+        ]
+    );
+}
