@@ -83,9 +83,11 @@ pub struct KindInfo {
 }
 
 /// Code written outside every declaration that forms one function unit of its own: C#
-/// top-level statements, which the compiler makes into a method named `<Main>$` (docs/src/reference/measurement.md). The unit runs from the first statement to the last one seen before the first
-/// [`EntryRole::End`] node (the walk visits nodes in source order); it is no scope, so a
-/// function among the statements is named by its own name.
+/// top-level statements, which the compiler makes into a method named `<Main>$`
+/// (docs/src/reference/measurement.md). The unit runs from the first statement to the end
+/// of the last top-level one before the first [`EntryRole::End`] node (the walk visits
+/// nodes in source order, and a statement nested in another ends within it); it is no
+/// scope, so a function among the statements is named by its own name.
 pub struct EntryPoint {
     pub name: &'static str,
     /// The role of a node kind, by its name in the grammar.

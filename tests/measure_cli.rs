@@ -308,3 +308,44 @@ fn over_lists_only_what_is_over_a_limit_with_one_line_said_so() {
         )
     );
 }
+
+/// The unit rows of `measure --format tsv` (no file rows): unit, metric, start and end.
+fn unit_rows(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .skip(1)
+        .filter_map(|row| {
+            let cells: Vec<&str> = row.split('\t').collect();
+            let [_, unit, metric, _, start, end, _] = cells[..] else {
+                return None;
+            };
+            let unit_metric = matches!(metric, "function_lines" | "type_lines");
+            unit_metric.then(|| format!("{unit} {metric} {start}-{end}"))
+        })
+        .collect()
+}
+
+#[test]
+fn top_level_statements_end_with_the_last_one_not_a_statement_inside_it() {
+    let s = Scenario::git();
+    s.write(
+        "If.cs",
+        "var verbose = args.Length > 0;\nif (verbose)\n{\n    Console.WriteLine(\"verbose\");\n}\n",
+    );
+    s.write(
+        "Local.cs",
+        "Console.WriteLine(Check());\n\nstatic bool Check()\n{\n    var value = \"1\";\n    \
+         return value == \"1\";\n}\n\nclass After { }\n",
+    );
+    let run = s.run(&["measure", "--format", "tsv"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        unit_rows(&run.stdout),
+        [
+            "<Main>$ function_lines 1-5",
+            "<Main>$ function_lines 1-7",
+            "Check function_lines 3-7",
+            "After type_lines 9-9",
+        ]
+    );
+}

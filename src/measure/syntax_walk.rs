@@ -24,7 +24,8 @@
 //! code (`Lang::ends_at_code`) ends at its last token that is no comment.
 //!
 //! C# top-level statements form one more unit (`crate::lang::EntryPoint`), from the
-//! first statement seen to the last one before the first type or namespace.
+//! first statement seen to the end of the last top-level one before the first type or
+//! namespace.
 
 use tree_sitter::{Node, Point, Tree};
 
@@ -214,15 +215,7 @@ impl<'t> Walker<'_, 't> {
         self.path.truncate(depth);
         self.path.push(node);
         let kind = self.lang.kind(node);
-        match kind.entry {
-            EntryRole::None => {}
-            EntryRole::Statement if self.entry_ended => {}
-            EntryRole::Statement => {
-                let start = self.entry.map_or(node.start_position(), |(start, _)| start);
-                self.entry = Some((start, node.end_position()));
-            }
-            EntryRole::End => self.entry_ended = true,
-        }
+        self.entry_point(node, kind.entry);
         let role = kind.role;
         match role {
             Role::Attribute => {
@@ -258,6 +251,24 @@ impl<'t> Walker<'_, 't> {
             _ => {}
         }
         !kind.opaque || self.may_hold_units(node)
+    }
+
+    /// Extends the top-level statements' span over a statement before their end. A
+    /// statement inside the last top-level one ends before it does: the span ends where
+    /// the furthest statement seen ends.
+    fn entry_point(&mut self, node: Node, role: EntryRole) {
+        match role {
+            EntryRole::None => {}
+            EntryRole::Statement if self.entry_ended => {}
+            EntryRole::Statement => {
+                let (start, end) = self.entry.map_or(
+                    (node.start_position(), node.end_position()),
+                    |(start, end)| (start, end.max(node.end_position())),
+                );
+                self.entry = Some((start, end));
+            }
+            EntryRole::End => self.entry_ended = true,
+        }
     }
 
     /// Whether an opaque node's subtree may hold a unit, an error or a block comment the
