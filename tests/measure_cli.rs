@@ -349,3 +349,25 @@ fn top_level_statements_end_with_the_last_one_not_a_statement_inside_it() {
         ]
     );
 }
+
+#[test]
+fn file_based_app_directives_and_a_shebang_are_blanked_before_parsing() {
+    let s = Scenario::git();
+    s.write(
+        "app.cs",
+        "#!/usr/bin/env dotnet run\n#:sdk Microsoft.NET.Sdk.Web\n#:package Humanizer@2.14.1\n\
+         #:property LangVersion=preview\n\nvar app = WebApplication.Create(args);\n\
+         app.MapGet(\"/\", () => \"Hello\");\napp.Run();\n\n\
+         record Greeting(string Text)\n{\n    public string Shout() => Text.ToUpper();\n}\n",
+    );
+    let run = s.run(&["measure", "--format", "tsv"]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    assert_eq!(
+        unit_rows(&run.stdout),
+        [
+            "<Main>$ function_lines 6-8",
+            "Greeting type_lines 10-13",
+            "Greeting.Shout function_lines 12-12",
+        ]
+    );
+}

@@ -7,6 +7,9 @@
 //! - the free text after `#region` and `#endregion`;
 //! - the whole of `#warning` and `#error` lines (the grammar wants a message after them,
 //!   and reads the next line as one when there is none);
+//! - the whole of a file-based app's `#:` lines (`#:sdk`, `#:package`, `#:property`) and
+//!   of a first line starting `#!`: directives the language ignores, which the grammar
+//!   doesn't know;
 //! - on any other directive line, a comment (`//` or `/*`) to the end of the line: the
 //!   compiler never opens a delimited comment on a directive line (after `#pragma` it
 //!   skips such text with a warning, CS1696).
@@ -320,6 +323,11 @@ impl Lexer<'_> {
     fn line_start(&mut self) {
         let end = self.line_end(self.at);
         let line = &self.src[self.at..end];
+        if is_ignored_directive(line, self.at == 0) {
+            self.blanks.push((self.at, end));
+            self.at = end;
+            return;
+        }
         let Some((name, after)) = directive_name(line) else {
             return;
         };
@@ -333,6 +341,17 @@ impl Lexer<'_> {
         }
         self.at = end;
     }
+}
+
+/// Whether a line is one the compiler reads as a directive the language ignores, to be
+/// blanked whole: a file-based app's `#:` line (`#:sdk`, `#:package`, `#:property`), or
+/// on the file's first line (`first`) a `#!` in its first column.
+fn is_ignored_directive(line: &[u8], first: bool) -> bool {
+    if first && line.starts_with(b"#!") {
+        return true;
+    }
+    let at = skip_spaces(line, 0);
+    line.get(at) == Some(&b'#') && line.get(skip_spaces(line, at + 1)) == Some(&b':')
 }
 
 /// The offset of a comment (`//` or `/*`) on a directive line after `from`, outside the

@@ -38,6 +38,27 @@ fn warning_and_error_lines_are_blanked_whole() {
 }
 
 #[test]
+fn file_based_app_directives_and_a_first_line_shebang_are_blanked_whole() {
+    assert_eq!(
+        blanked(
+            "#!/usr/bin/env dotnet\n#:sdk Microsoft.NET.Sdk.Web\r\n  # :package A@1 /*\nint a;\n"
+        ),
+        "                     \n                           \r\n                   \nint a;\n"
+    );
+    assert_eq!(
+        blanked("#:property Note=é\rint a;"),
+        "                  \rint a;"
+    );
+    // `#!` only on the first line, in its first column; `#:` inside a string stays.
+    assert_eq!(blanked("int a;\n#!x\n"), "int a;\n#!x\n");
+    assert_eq!(blanked(" #!x\n"), " #!x\n");
+    assert_eq!(
+        blanked("var s = @\"\n#:sdk X\";\n"),
+        "var s = @\"\n#:sdk X\";\n"
+    );
+}
+
+#[test]
 fn comments_on_other_directive_lines_are_blanked() {
     assert_eq!(
         blanked("#pragma warning disable CS0168 /*\nvoid A() {}\n// */\n"),
