@@ -41,7 +41,7 @@ pub struct Bindings {
     /// register({ perform() {} })` holds `actionZoomIn.perform`).
     pub calls: &'static [(&'static str, &'static str)],
     /// Wrappers that don't unbind (parentheses, type assertions), each with the index of
-    /// the named child that is the wrapped value.
+    /// the named child that is the wrapped value, comments not counted.
     pub wrappers: &'static [(&'static str, usize)],
     /// The name a binder's name node gives; `None` when it names no single thing (a
     /// destructuring pattern).
@@ -109,10 +109,16 @@ impl Bindings {
         Some(Bound { decl, claimed })
     }
 
-    /// The value inside any wrappers that don't unbind.
+    /// The value inside any wrappers that don't unbind. A comment inside a wrapper is no
+    /// part of its value: `/** @type {F} */ (/** doc */ () => {})` wraps the function.
     fn unwrap<'t>(&self, mut value: Node<'t>) -> Node<'t> {
         while let Some(&(_, index)) = self.wrappers.iter().find(|(k, _)| *k == value.kind()) {
-            match value.named_child(index) {
+            let mut cursor = value.walk();
+            let inner = value
+                .named_children(&mut cursor)
+                .filter(|child| !child.is_extra())
+                .nth(index);
+            match inner {
                 Some(inner) => value = inner,
                 None => break,
             }
