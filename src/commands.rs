@@ -88,7 +88,7 @@ impl Workspace {
         if dirs.is_empty() {
             return Ok(Vec::new());
         }
-        crate::measure::list_measured(&self.root, &dirs)
+        crate::measure::list_measured(&self.root, &dirs, crate::dir_walk::Ignores::Local)
     }
 
     /// The files renamed or moved since the commit that last changed `ctx`'s baseline

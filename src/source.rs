@@ -7,6 +7,7 @@ use std::sync::{Arc, OnceLock};
 
 use anyhow::{anyhow, bail, Context as _, Result};
 
+use crate::dir_walk::Ignores;
 use crate::relpath::Name;
 
 /// Files addressed by repository-relative paths with `/` (the root is `""`).
@@ -69,6 +70,8 @@ pub struct Listed {
 #[derive(Debug, Clone)]
 pub struct WorkTree {
     root: PathBuf,
+    /// The ignore rules that hide an untracked file from the listing.
+    ignores: Ignores,
     /// Every file and link git doesn't ignore, listed once on first use and shared by
     /// clones: finding the contexts and listing the files to measure walk the tree once.
     listing: Arc<OnceLock<Result<Vec<TreeFile>, String>>>,
@@ -84,11 +87,29 @@ pub struct TreeFile {
 }
 
 impl WorkTree {
+    /// The working tree at `root`, listed as `git status` lists it: an untracked file
+    /// that a `.gitignore` file, `.git/info/exclude` or the global excludes file ignores
+    /// is left out, a tracked one never.
     pub fn new(root: impl Into<PathBuf>) -> Self {
         WorkTree {
             root: root.into(),
+            ignores: Ignores::Local,
             listing: Arc::default(),
         }
+    }
+
+    /// The same tree listed as the gate lists it: only the `.gitignore` files hide an
+    /// untracked file (docs/src/reference/gate.md#integrity).
+    pub fn for_gate(self) -> Self {
+        WorkTree {
+            ignores: Ignores::Committed,
+            ..self
+        }
+    }
+
+    /// The ignore rules of its listing.
+    pub fn ignores(&self) -> Ignores {
+        self.ignores
     }
 
     pub fn root(&self) -> &Path {
@@ -96,7 +117,8 @@ impl WorkTree {
     }
 
     /// Every regular file and symbolic link under the root that git doesn't ignore
-    /// ([`crate::dir_walk::builder`]), in walk order; walked once per tree value.
+    /// ([`crate::dir_walk::builder`]; tracked ones are never ignored), in walk order, then
+    /// the tracked ones ignore rules hid; walked once per tree value.
     pub fn files(&self) -> Result<&[TreeFile]> {
         let listed = self
             .listing
@@ -106,16 +128,25 @@ impl WorkTree {
 
     fn walk(&self) -> Result<Vec<TreeFile>> {
         let mut found = Vec::new();
-        for entry in crate::dir_walk::builder(&self.root).build() {
+        let mut seen = std::collections::HashSet::new();
+        for entry in crate::dir_walk::builder(&self.root, self.ignores).build() {
             let entry = entry.with_context(|| format!("listing {}", self.root.display()))?;
             let Some(kind) = entry.file_type() else {
                 continue;
             };
             if kind.is_file() || kind.is_symlink() {
                 let name = crate::relpath::rel_name(&self.root, entry.path())?;
+                seen.insert(name.shown().to_string());
                 let link = kind.is_symlink();
                 found.push(TreeFile { name, link });
             }
+        }
+        let listed = |name: &Name| seen.contains(name.shown());
+        for hidden in crate::dir_walk::hidden_tracked(&self.root, listed, |_| true)? {
+            found.push(TreeFile {
+                name: hidden.name,
+                link: hidden.link,
+            });
         }
         Ok(found)
     }

@@ -27,7 +27,10 @@ pub fn run(request: &Request) -> Result<Outcome> {
     if scopes.is_empty() {
         scopes.push(String::new());
     }
-    let listing = Listing::new(contracts::work_entries(&ws.root)?);
+    let listing = Listing::new(contracts::work_entries(
+        &ws.root,
+        crate::dir_walk::Ignores::Local,
+    )?);
     let dirs: Vec<String> = listing
         .dirs()
         .filter(|d| scopes.iter().any(|s| crate::relpath::is_within(d, s)))

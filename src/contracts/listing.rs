@@ -8,7 +8,8 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result};
 
-use crate::relpath::{file_name, is_within, parent};
+use crate::dir_walk::Ignores;
+use crate::relpath::{file_name, is_within, parent, Name};
 use crate::source::Listed;
 
 /// The README.md entries of one directory.
@@ -70,13 +71,14 @@ impl Listing {
     }
 }
 
-/// The files and links of the working tree at `root` that git doesn't ignore, sorted.
-/// Links are listed, never followed; a directory holding `.git` below the root (a nested
-/// repository) is left out with everything in it.
-pub fn work_entries(root: &Path) -> Result<Vec<Listed>> {
+/// The files and links of the working tree at `root` that git doesn't ignore (a tracked
+/// one never is: `ignores` hide untracked files alone), sorted. Links are listed, never
+/// followed; a directory holding `.git` below the root (a nested repository) is left out
+/// with everything in it.
+pub fn work_entries(root: &Path, ignores: Ignores) -> Result<Vec<Listed>> {
     let mut entries = Vec::new();
     let mut nested = Vec::new();
-    for entry in crate::dir_walk::builder(root).build() {
+    for entry in crate::dir_walk::builder(root, ignores).build() {
         let entry = entry.with_context(|| format!("listing {}", root.display()))?;
         let Some(kind) = entry.file_type() else {
             continue;
@@ -96,6 +98,16 @@ pub fn work_entries(root: &Path) -> Result<Vec<Listed>> {
         }
         let link = kind.is_symlink();
         entries.push(Listed { path, link });
+    }
+    let seen: BTreeSet<String> = entries.iter().map(|e| e.path.clone()).collect();
+    let listed = |name: &Name| seen.contains(name.shown());
+    for hidden in crate::dir_walk::hidden_tracked(root, listed, |_| true)? {
+        if let Name::Utf8(path) = hidden.name {
+            entries.push(Listed {
+                path,
+                link: hidden.link,
+            });
+        }
     }
     entries.retain(|e| !nested.iter().any(|n| is_within(&e.path, n)));
     entries.sort();

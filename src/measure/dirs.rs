@@ -10,6 +10,7 @@ use anyhow::{bail, Context as _, Result};
 use rayon::prelude::*;
 
 use super::{left_out, measure_file_in, skipped, Imports, Memo, NoMemo, Options};
+use crate::dir_walk::Ignores;
 use crate::model::{FileOutcome, Language, SkipReason};
 use crate::relpath::{holds, is_within, Name};
 use crate::source::WorkTree;
@@ -206,10 +207,11 @@ struct Listed {
     not_utf8: Vec<String>,
 }
 
-/// Every file of a measured language under the targets that git doesn't ignore, walking
-/// only what is on the way to a target.
-fn list_files(root: &Path, targets: &[String]) -> Result<Listed> {
-    let mut builder = crate::dir_walk::builder(root);
+/// Every file of a measured language under the targets that git doesn't ignore (a
+/// tracked one never is: `ignores` hide untracked files alone), walking only what is on
+/// the way to a target.
+fn list_files(root: &Path, targets: &[String], ignores: Ignores) -> Result<Listed> {
+    let mut builder = crate::dir_walk::builder(root, ignores);
     let filter_root = root.to_path_buf();
     let filter_targets = targets.to_vec();
     builder.filter_entry(move |entry| {
@@ -224,7 +226,13 @@ fn list_files(root: &Path, targets: &[String]) -> Result<Listed> {
             names.push(crate::relpath::rel_name(root, entry.path())?);
         }
     }
-    Ok(select(names.iter(), targets))
+    let seen: BTreeSet<&str> = names.iter().map(Name::shown).collect();
+    let listed = |name: &Name| seen.contains(name.shown());
+    let wanted = |rel: &str| under_a_target(rel, targets);
+    let hidden = crate::dir_walk::hidden_tracked(root, listed, wanted)?;
+    let hidden = hidden.into_iter().filter(|h| !h.link).map(|h| h.name);
+    let hidden: Vec<Name> = hidden.collect();
+    Ok(select(names.iter().chain(&hidden), targets))
 }
 
 /// The regular files among `names` of a measured language under a target.
@@ -255,10 +263,14 @@ fn under_a_target(rel: &str, targets: &[String]) -> bool {
 }
 
 /// Every file of a measured language under `targets` (as [`measure_tree`] takes them)
-/// that git doesn't ignore, without measuring them; sorted.
-pub fn list_measured(root: &Path, targets: &[String]) -> Result<Vec<String>> {
+/// that git doesn't ignore (`ignores` hide untracked files alone), without measuring
+/// them; sorted.
+pub fn list_measured(root: &Path, targets: &[String], ignores: Ignores) -> Result<Vec<String>> {
     let targets = normalise_targets(root, targets)?;
-    Ok(list_files(root, &targets)?.files.into_iter().collect())
+    Ok(list_files(root, &targets, ignores)?
+        .files
+        .into_iter()
+        .collect())
 }
 
 /// Measures one listed file: path rules and size before reading it.

@@ -17,7 +17,7 @@ impl Judged {
         Ok(if staged {
             Judged::Index(Box::new(repo.index_source()?))
         } else {
-            Judged::WorkTree(WorkTree::new(workdir))
+            Judged::WorkTree(WorkTree::new(workdir).for_gate())
         })
     }
 
@@ -48,7 +48,7 @@ impl Judged {
     /// Every file and link, for directory contracts (docs/src/reference/contracts.md).
     pub(super) fn entries(&self) -> Result<Vec<Listed>> {
         match self {
-            Judged::WorkTree(w) => crate::contracts::work_entries(w.root()),
+            Judged::WorkTree(w) => crate::contracts::work_entries(w.root(), w.ignores()),
             Judged::Index(i) => Ok(i.entries()),
         }
     }
@@ -61,7 +61,7 @@ impl Judged {
                 if dirs.is_empty() {
                     return Ok(Vec::new());
                 }
-                crate::measure::list_measured(w.root(), &dirs)
+                crate::measure::list_measured(w.root(), &dirs, w.ignores())
             }
             Judged::Index(i) => Ok(i
                 .files_under(dirs)

@@ -1,0 +1,60 @@
+//! The tracked paths of a working tree, from its index: git never ignores a tracked file,
+//! and neither may any walk of structgate (docs/src/reference/gate.md#integrity), so the
+//! walks of `crate::dir_walk` add these to what their ignore rules let through.
+
+use std::path::{Path, PathBuf};
+
+use gix::index::entry::Mode;
+
+use super::{plain, Repo};
+use crate::relpath::Name;
+
+/// One tracked path: a regular file or a symbolic link in the index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tracked {
+    /// Repository-relative, with `/`.
+    pub name: Name,
+    /// The same path as the file system names it, relative to the working tree's root.
+    pub rel: PathBuf,
+}
+
+/// Every path the index of the repository whose working tree is `root` holds as a
+/// regular file or a symbolic link (what the working tree holds there now is the
+/// caller's to look at), each once (conflicted ones too), in index order;
+/// nothing when `root` is no repository's working tree (a plain directory) or the
+/// repository has no index yet.
+pub fn tracked(root: &Path) -> anyhow::Result<Vec<Tracked>> {
+    let Ok(repo) = Repo::discover(root) else {
+        return Ok(Vec::new());
+    };
+    let same_root = repo
+        .workdir()
+        .and_then(|w| w.canonicalize().ok())
+        .zip(root.canonicalize().ok())
+        .is_some_and(|(w, r)| w == r);
+    if !same_root {
+        return Ok(Vec::new());
+    }
+    let index = repo.repo.index_or_empty().map_err(plain)?;
+    let mut found: Vec<Tracked> = Vec::new();
+    for entry in index.entries() {
+        let kinds = [Mode::SYMLINK, Mode::FILE, Mode::FILE_EXECUTABLE];
+        if !kinds.contains(&entry.mode) {
+            continue;
+        }
+        let bytes = entry.path(&index);
+        let name = crate::relpath::name_of_bytes(bytes);
+        // Conflicted paths have an entry per stage, one after the other.
+        if found.last().is_some_and(|t| t.name == name) {
+            continue;
+        }
+        let Ok(rel) = gix::path::from_bstr(bytes) else {
+            continue;
+        };
+        found.push(Tracked {
+            name,
+            rel: rel.into_owned(),
+        });
+    }
+    Ok(found)
+}
