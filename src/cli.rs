@@ -239,6 +239,11 @@ pub struct InitArgs {
     /// their imports, .claude/agents, ...)
     #[arg(long)]
     pub no_agent_docs: bool,
+    /// Add `structgate hook` to this agent's project hook settings (repeatable): claude
+    /// (.claude/settings.json), codex (.codex/hooks.json); alone on a directory already
+    /// set up
+    #[arg(long = "agent", value_enum, value_name = "AGENT")]
+    pub agents: Vec<crate::commands::init::agent::Agent>,
     #[command(flatten)]
     pub size: SizeArgs,
 }

@@ -357,7 +357,12 @@ fn run_init(cwd: PathBuf, args: cli::InitArgs, console: &Console) -> Result<Exit
         options: options(&args.size),
         cache: !args.size.no_cache,
         agent_docs: !args.no_agent_docs,
+        agents: args.agents,
     };
+    if let Some(added) = commands::init::hooks_only(&request)? {
+        console.print(&report::init::agents(&added))?;
+        return Ok(Exit::Pass);
+    }
     let rep = commands::init::run(&request)?;
     console.warn(&rep.baseline.warnings);
     console.warn_syntax(&rep.baseline.syntax_errors);

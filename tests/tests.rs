@@ -28,6 +28,7 @@ mod hook;
 mod hostile_inputs;
 mod hostile_paths;
 mod hostile_sources;
+mod init_agent;
 mod init_cli;
 mod limits_cli;
 mod measure_cli;

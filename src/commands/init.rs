@@ -12,6 +12,7 @@ use crate::commands::Workspace;
 use crate::measure::Options;
 use crate::relpath;
 
+pub mod agent;
 mod agent_docs;
 mod sources;
 
@@ -58,6 +59,8 @@ pub struct Request {
     /// Budget the documents agents load in a context of their own (`--no-agent-docs`
     /// turns it off).
     pub agent_docs: bool,
+    /// `--agent`: the hosts whose project hook settings get `structgate hook`.
+    pub agents: Vec<agent::Agent>,
 }
 
 /// What `init` did.
@@ -80,6 +83,8 @@ pub struct InitReport {
     pub baseline: BaselineReport,
     /// The paths to commit, from the user's directory.
     pub to_commit: Vec<String>,
+    /// What `--agent` added to each host's hook settings.
+    pub agents: Vec<agent::Added>,
 }
 
 pub fn run(request: &Request) -> Result<InitReport> {
@@ -95,6 +100,7 @@ pub fn run(request: &Request) -> Result<InitReport> {
     };
     let agent_dir = request.dir.join(AGENT_DOCS_DIR);
     let planned = planned_files(request, !agent_docs.is_empty())?;
+    let hooks = agent::plan(&ws.root, &request.agents)?;
     let sources = sources::find(&abs, &request.langs);
     write(&abs.join("context.yaml"), &context_yaml(&rel, &sources))?;
     write(
@@ -128,7 +134,24 @@ pub fn run(request: &Request) -> Result<InitReport> {
         agent_docs,
         baseline,
         to_commit: planned.iter().map(|(d, n)| shown_path(d, n)).collect(),
+        agents: agent::write(hooks)?,
     })
+}
+
+/// `init --agent` on a directory already set up (its `context.yaml` exists): only the
+/// hook settings are added; `None` when there is a context to set up first, or no
+/// `--agent`.
+pub fn hooks_only(request: &Request) -> Result<Option<Vec<agent::Added>>> {
+    if request.agents.is_empty() {
+        return Ok(None);
+    }
+    let ws = Workspace::open(&request.cwd)?;
+    let rel = ws.relative(&request.cwd, &request.dir)?;
+    if !ws.tree.abs(&rel).join("context.yaml").is_file() {
+        return Ok(None);
+    }
+    let hooks = agent::plan(&ws.root, &request.agents)?;
+    agent::write(hooks).map(Some)
 }
 
 /// The files `init` will write (directory, name), the agent documents' context's with

@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use crate::commands::init::agent::{Added, HOOK_COMMAND};
 use crate::commands::init::{InitReport, AGENT_DOCS_LIMITS, DEFAULT_LIMITS};
 
 pub fn text(report: &InitReport) -> String {
@@ -37,6 +38,7 @@ pub fn text(report: &InitReport) -> String {
     let _ = writeln!(out, "limits: {}", limits.join(", "));
     agent_docs(report, &mut out);
     out.push_str(&super::baseline::text(&report.baseline));
+    out.push_str(&agents(&report.agents));
     let files = report.to_commit.join(" ");
     let _ = writeln!(
         out,
@@ -78,4 +80,34 @@ fn limit(key: &str) -> &'static str {
         .iter()
         .find(|(k, _)| *k == key)
         .map_or("", |(_, v)| v)
+}
+
+/// What `init --agent` added to each host's settings file, one line each.
+pub fn agents(added: &[Added]) -> String {
+    let mut out = String::new();
+    for a in added {
+        let events: Vec<String> = a
+            .events
+            .iter()
+            .map(|(event, matcher)| match matcher {
+                Some(m) => format!("{event} (matcher {m})"),
+                None => event.clone(),
+            })
+            .collect();
+        let _ = match (events.is_empty(), a.created) {
+            (true, _) => writeln!(
+                out,
+                "{}: already runs `{HOOK_COMMAND}`; nothing added",
+                a.path
+            ),
+            (false, created) => writeln!(
+                out,
+                "{}: {} `{HOOK_COMMAND}` on {}",
+                a.path,
+                if created { "created, running" } else { "added" },
+                events.join(" and ")
+            ),
+        };
+    }
+    out
 }
