@@ -154,6 +154,11 @@ pub struct Allowances<'a> {
     /// The branch's own baseline, read only under `gate --accept-growth`: its raised pins
     /// are honoured within the base's bands (docs/src/reference/documents.md#pins-and-tiers).
     pub accepted: Option<&'a Baseline>,
+    /// For a renamed file, the limits the base's terms give it at its old path (that
+    /// path's context and tier): a raised pin is honoured only within the stricter of
+    /// the bands at its two paths, so a move into a looser tier grows it no further
+    /// (docs/src/reference/documents.md#pins-and-tiers).
+    pub renamed_limits: Option<&'a Limits>,
 }
 
 impl<'a> Allowances<'a> {
@@ -165,6 +170,7 @@ impl<'a> Allowances<'a> {
             own: self.own.filter(|b| b.has_path(path)),
             renamed_from: self.renamed_from.filter(|(from, b)| b.has_path(from)),
             accepted: self.accepted.filter(|b| b.has_path(path)),
+            renamed_limits: self.renamed_limits,
         }
     }
 
@@ -259,6 +265,7 @@ mod tests {
             own: Some(&own),
             renamed_from: Some(("src/old.rs", &old)),
             accepted: Some(&own),
+            renamed_limits: None,
         };
         let renamed = all.for_file("src/new.rs");
         assert!(renamed.own.is_some() && renamed.renamed_from.is_some());

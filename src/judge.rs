@@ -71,6 +71,21 @@ pub struct Verdict {
     /// The branch's own raise of the pin, honoured under `--accept-growth` (docs/src/reference/documents.md#pins-and-tiers).
     #[serde(skip)]
     pub accepted: Option<Growth>,
+    /// The branch's own raise of the pin that `--accept-growth` did not honour although
+    /// it is within this band: past the band at the file's path at the base.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub growth_refused: Option<RefusedGrowth>,
+}
+
+/// A pin a renamed file's branch raised within the band at its new path but past the
+/// band the base's terms give it at its old path: `--accept-growth` honours a raise only
+/// within the stricter of the two (docs/src/reference/documents.md#pins-and-tiers). JSON: `{"to", "bound"}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct RefusedGrowth {
+    /// The branch's entry.
+    pub to: u64,
+    /// The stricter band, its old path's.
+    pub bound: u64,
 }
 
 /// A pin the branch raised in its own baseline, honoured within the base's band: from
@@ -158,16 +173,29 @@ pub fn verdict(
         status,
         pinned,
         accepted: None,
+        growth_refused: None,
     })
 }
 
-/// The branch's raise of a pin that `--accept-growth` honours (docs/src/reference/documents.md#pins-and-tiers): an entry of a
-/// pinned metric in the branch's baseline above the base's, within the band the base's
-/// terms give the unit.
-fn accepted_raise(allowances: &Allowances, v: &ValueRef, base: &Verdict) -> Option<u64> {
+/// The branch's raise of a pin under `--accept-growth` (docs/src/reference/documents.md#pins-and-tiers): an entry of a
+/// pinned metric in the branch's baseline above the base's. Honoured (`Ok`) within the
+/// band the base's terms give the unit and, for a renamed file, the band they give it at
+/// its old path; refused (`Err`) where only the old path's band is past.
+fn accepted_raise(
+    allowances: &Allowances,
+    v: &ValueRef,
+    base: &Verdict,
+) -> Option<Result<u64, RefusedGrowth>> {
     let raised = allowances.accepted?.allowance(v.path, v.unit, v.metric)?;
     let above = base.baseline.is_none_or(|pin| raised > pin);
-    (base.pinned && above && raised <= base.band).then_some(raised)
+    if !(base.pinned && above && raised <= base.band) {
+        return None;
+    }
+    let old_band = allowances.renamed_limits.and_then(|l| l.band(v.metric));
+    Some(match old_band {
+        Some(bound) if raised > bound => Err(RefusedGrowth { to: raised, bound }),
+        _ => Ok(raised),
+    })
 }
 
 /// True when `value` is past the band of `metric` (what `baseline init` records).
@@ -217,12 +245,16 @@ fn judged<'v>(
             let (_, file_limits, allowances) = own.as_ref()?;
             let allowance = allowances.get(v.path, v.unit, v.metric);
             let mut judged = verdict(file_limits, v.metric, v.value, allowance)?;
-            if let Some(raised) = accepted_raise(allowances, &v, &judged) {
-                judged = verdict(file_limits, v.metric, v.value, Some(raised))?;
-                judged.accepted = Some(Growth {
-                    from: allowance,
-                    to: raised,
-                });
+            match accepted_raise(allowances, &v, &judged) {
+                Some(Ok(raised)) => {
+                    judged = verdict(file_limits, v.metric, v.value, Some(raised))?;
+                    judged.accepted = Some(Growth {
+                        from: allowance,
+                        to: raised,
+                    });
+                }
+                Some(Err(refused)) => judged.growth_refused = Some(refused),
+                None => {}
             }
             keep(&judged).then(|| Finding {
                 path: v.path.to_string(),

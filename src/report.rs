@@ -41,10 +41,17 @@ pub fn warn(warnings: &[String]) {
 /// `function_lines 92 > 55 (band 68, baseline 91)`: what a finding breaks, in words.
 pub fn finding_detail(f: impl Into<Verdict>) -> String {
     let f: Verdict = f.into();
+    let refused = f.growth_refused.map(|r| {
+        format!(
+            "; raised to {} on the branch, past {}, its band at its path at the base",
+            r.to, r.bound
+        )
+    });
+    let refused = refused.unwrap_or_default();
     if let (true, Some(pin)) = (f.pin_growth(), f.baseline) {
         let delta = f.value - pin;
         return format!(
-            "{} {} > pinned {pin} (+{delta}; limit {}, band {})",
+            "{} {} > pinned {pin} (+{delta}; limit {}, band {}{refused})",
             f.metric, f.value, f.limit, f.band
         );
     }
@@ -52,6 +59,7 @@ pub fn finding_detail(f: impl Into<Verdict>) -> String {
     if let Some(b) = f.baseline {
         detail.push_str(&format!(", baseline {b}"));
     }
+    detail.push_str(&refused);
     detail.push(')');
     detail
 }

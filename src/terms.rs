@@ -37,6 +37,7 @@ impl ContextTerms {
             own: self.baseline.as_ref(),
             renamed_from: None,
             accepted: self.branch_baseline.as_ref(),
+            renamed_limits: None,
         }
     }
 }

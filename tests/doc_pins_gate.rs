@@ -343,3 +343,72 @@ fn a_branch_raising_its_own_pin_passes_only_with_accept_growth_and_never_past_th
         ]
     );
 }
+
+/// A Markdown document of exactly `bytes` bytes in lines of 50 (as prose is written,
+/// so that git's rename detection pairs its versions line by line).
+fn prose(bytes: usize) -> String {
+    let mut text = String::from("# Guide\n");
+    while text.len() + 50 <= bytes {
+        text.push_str(&format!("{:<49}\n", format!("line {}", text.len() / 50)));
+    }
+    text.push_str(&"x".repeat(bytes - text.len() - 1));
+    text.push('\n');
+    text
+}
+
+#[test]
+fn accept_growth_honours_a_moved_documents_raise_only_within_the_band_of_its_old_path() {
+    // docs/guide.md (40,000 bytes, pinned; untiered: file_bytes band 40960) moved into
+    // the `large` tier (file_bytes band 61440) and grown to 50,000; the branch records
+    // the growth with `baseline accept`, within the new tier's band.
+    let s = Scenario::git();
+    s.write("context.yaml", "meta:\n  name: docs\nsources:\n  - docs\n");
+    s.write("principles.md", &principles(LIMITS));
+    s.write("docs/guide.md", &prose(40_000));
+    s.cut_feature();
+    std::fs::create_dir(s.abs("docs/workflows")).expect("mkdir");
+    s.git_ok(&["mv", "docs/guide.md", "docs/workflows/guide.md"]);
+    s.write("docs/workflows/guide.md", &prose(50_000));
+    let accept = s.run(&["baseline", "accept", "docs/workflows/guide.md"]);
+    assert_eq!(accept.code, 0, "{accept:?}");
+    s.commit("guide: moved to the workflows and grown");
+    let run = s.gate(&["--accept-growth"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        after_base(&run.stdout),
+        [
+            "structure judged 1 file(s) in 1 context(s): 1 value(s) grown past their pin",
+            "docs/workflows/guide.md:1 guide.md: file_bytes 50000 > pinned 40000 (+10000; limit 61440, \
+             band 61440; raised to 50000 on the branch, past 40960, its band at its path at the base)",
+            "accepted growth: docs/workflows/guide.md guide.md loaded_bytes 40000 \u{2192} 50000 (+10000)",
+            "terms changed on this branch (not applied):",
+            "  docs: structure-baseline.tsv: docs/workflows/guide.md guide.md file_bytes 40000 -> 50000 (loosens)",
+            "  docs: structure-baseline.tsv: docs/workflows/guide.md guide.md loaded_bytes 40000 -> 50000 (loosens)",
+            "renamed docs/guide.md -> docs/workflows/guide.md: judged at the new path, with the baseline entries of docs/guide.md",
+        ]
+    );
+    let json = s.gate(&["--accept-growth", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    assert_eq!(
+        v["excesses"],
+        serde_json::json!([{"path": "docs/workflows/guide.md", "unit": "guide.md",
+            "metric": "file_bytes", "value": 50000, "limit": 61440, "band": 61440,
+            "baseline": 40000, "growth_refused": {"to": 50000, "bound": 40960},
+            "start_line": 1, "end_line": 1001}])
+    );
+    // A raise within the old path's band too is honoured (refresh lowers the entries to
+    // the document's size).
+    s.write("docs/workflows/guide.md", &prose(40_500));
+    let refresh = s.run(&["baseline", "refresh"]);
+    assert_eq!(refresh.code, 0, "{refresh:?}");
+    let run = s.gate(&["--accept-growth"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        after_base(&run.stdout)[..3],
+        [
+            "structure judged 1 file(s) in 1 context(s), within their Limits",
+            "accepted growth: docs/workflows/guide.md guide.md file_bytes 40000 \u{2192} 40500 (+500)",
+            "accepted growth: docs/workflows/guide.md guide.md loaded_bytes 40000 \u{2192} 40500 (+500)",
+        ]
+    );
+}

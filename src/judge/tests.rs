@@ -309,3 +309,60 @@ fn a_renamed_file_carries_its_entries_to_the_new_path_and_its_name() {
         ]
     );
 }
+
+#[test]
+fn a_raised_pin_is_honoured_only_within_the_band_at_the_files_old_path_too() {
+    let pinned = |file_bytes| {
+        let mut l = Limits::default();
+        l.values.insert(Metric::FileBytes, file_bytes);
+        l.pinned.insert(Metric::FileBytes);
+        l
+    };
+    let (new_path, old_path) = (pinned(600), pinned(400));
+    let entry = |path: &str, value| {
+        let key = EntryKey {
+            path: path.to_string(),
+            unit: "a.md".to_string(),
+            metric: Metric::FileBytes,
+        };
+        Baseline {
+            entries: [(key, value)].into(),
+            ..Baseline::default()
+        }
+    };
+    let (base, branch) = (entry("old/a.md", 300), entry("new/a.md", 500));
+    let value = |v| UnitValue {
+        path: "new/a.md".to_string(),
+        unit: "a.md".to_string(),
+        metric: Metric::FileBytes,
+        value: v,
+        start_line: 1,
+        end_line: 1,
+    };
+    let judged = |renamed_limits, v| {
+        let allowances = Allowances {
+            own: None,
+            renamed_from: Some(("old/a.md", &base)),
+            accepted: Some(&branch),
+            renamed_limits,
+        };
+        file(&new_path, &[value(v)], &allowances)[0].verdict
+    };
+    // Without the old path's limits, the new path's band (600) alone bounds the raise.
+    let free = judged(None, 500);
+    assert_eq!(
+        (free.status, free.accepted.map(|g| g.to)),
+        (Status::Ok, Some(500))
+    );
+    // The old path's band is 400: the raise to 500 is refused, the pin (300) holds.
+    let bound = judged(Some(&old_path), 450);
+    assert_eq!((bound.status, bound.accepted), (Status::Excess, None));
+    assert_eq!(
+        bound.growth_refused,
+        Some(RefusedGrowth {
+            to: 500,
+            bound: 400
+        })
+    );
+    assert!(bound.pin_growth());
+}

@@ -283,11 +283,15 @@ pub(super) fn judge_file(
     let Some(limits) = owner.limits.as_ref() else {
         return Vec::new();
     };
-    let renamed_from = from.and_then(|from| Some((from, terms.owner(from)?.baseline.as_ref()?)));
+    let old_owner = from.and_then(|from| Some((from, terms.owner(from)?)));
+    let renamed_from = old_owner.and_then(|(from, o)| Some((from, o.baseline.as_ref()?)));
+    let renamed_limits =
+        old_owner.and_then(|(from, o)| Some(o.limits.as_ref()?.for_file(from, false)));
     let allowances = Allowances {
         own: owner.baseline.as_ref(),
         renamed_from,
         accepted: owner.branch_baseline.as_ref(),
+        renamed_limits: renamed_limits.as_ref(),
     };
     if new {
         judge::new_file(limits, values, &allowances)
