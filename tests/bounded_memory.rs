@@ -1,4 +1,4 @@
-//! Bounded resources (README "Reliability"): measuring parses a file, takes its units and
+//! Bounded resources (docs/dev/test-matrix.md): measuring parses a file, takes its units and
 //! drops its tree before the next, so the peak memory of a `measure` stays flat as the
 //! repository grows. The measuring runs in a process of its own (the test binary run
 //! again for that one test), so the process's peak resident memory (`VmHWM`) is its own.

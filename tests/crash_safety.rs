@@ -1,4 +1,4 @@
-//! Crash safety of baseline writes (README "Reliability"): a `baseline refresh` killed
+//! Crash safety of baseline writes (docs/dev/test-matrix.md): a `baseline refresh` killed
 //! at any moment leaves the old file or the new one, never a mix; what a killed run left
 //! behind is removed by the next write; two refreshes at once leave a valid file.
 

@@ -1,4 +1,4 @@
-//! The gate's base as a user meets it (docs/src/reference/gate.md step 1, README "Base"): the not-judged
+//! The gate's base as a user meets it (docs/src/reference/gate.md#base): the not-judged
 //! line names the base it used and what would judge, `-v` lists every base and why it was
 //! or wasn't taken, a `--base` that names nothing is an error, and the shallow-clone hint
 //! names a branch that exists.

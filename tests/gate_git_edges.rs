@@ -1,4 +1,4 @@
-//! `structgate gate` on unusual repositories (README "Reliability"): unborn and detached
+//! `structgate gate` on unusual repositories (docs/dev/test-matrix.md): unborn and detached
 //! HEAD, a shallow clone, a bare repository, a linked worktree, a submodule, a sparse
 //! checkout, CRLF under `core.autocrlf`, a missing object, and programs the repository
 //! names (filters, textconv, hooks, fsmonitor), which must never run.

@@ -1,4 +1,4 @@
-//! Hostile and odd file contents (README "Reliability"): YAML bombs, a 50 MB one-line
+//! Hostile and odd file contents (docs/dev/test-matrix.md): YAML bombs, a 50 MB one-line
 //! file, binary and UTF-16 files, 20,000 levels of nesting, a baseline with a merge
 //! conflict, a principles.md with two `## Limits` sections. Each has a defined outcome.
 

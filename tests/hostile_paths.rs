@@ -1,4 +1,4 @@
-//! Hostile and odd paths (README "Reliability"): contexts that point out of the
+//! Hostile and odd paths (docs/dev/test-matrix.md): contexts that point out of the
 //! repository, symbolic links out of it and in loops, and file names with spaces, tabs,
 //! newlines and non-ASCII characters through `baseline init` → commit → `gate`.
 
