@@ -18,7 +18,10 @@ use crate::limits::Limits;
 use crate::model::{Language, Metric, UnitValue, ValueRef};
 
 pub use carry::carried;
-pub use gate::{gate_status, unjudged, worst, GateStatus};
+pub use gate::{
+    base_has_no_terms, base_is_head, gate_status, terms_from, unjudged, worst, GateStatus,
+    SinceHead, TermsFrom,
+};
 pub use review::{loosens, tightenable};
 
 /// How one value stands against its context's limits and baseline (docs/src/reference/limits.md, docs/src/reference/baseline.md).

@@ -210,6 +210,11 @@ impl Run {
 /// `src`.
 pub const INVENTORY: &str = "meta:\n  name: inventory\nsources:\n  - src\n";
 
+/// The not-judged line of a run whose base is HEAD itself and that has nothing
+/// uncommitted to judge.
+pub const BASE_IS_HEAD: &str = "structure not judged: the base is HEAD itself (on a push, pass \
+                                --base with the commit before the push)";
+
 /// Limits of function_lines 10 with a band up to 12.
 pub const BAND_12: &str = "function_lines: 10\ntolerance_percent: 20\n";
 

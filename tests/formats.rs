@@ -127,6 +127,8 @@ fn gate_github_passing_run_prints_the_plain_summary_only() {
     let s = repo();
     s.git_ok(&["checkout", "-q", "--", "src/Small.cs"]);
     s.remove("src/Mid.cs");
+    s.write("README.md", "notes\n");
+    s.commit("notes");
     let run = s.run(&["gate", "--format", "github"]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
@@ -181,7 +183,8 @@ fn gate_sarif_is_valid_with_one_result_per_finding() {
     );
     assert_eq!(
         sarif_run["properties"],
-        json!({"status": "failed", "base": s.rev_parse("main"), "judged_files": 2})
+        json!({"status": "failed", "base": s.rev_parse("main"), "judged_files": 2,
+            "terms_from": "base"})
     );
     assert_eq!(
         sarif_run["invocations"],
@@ -263,7 +266,7 @@ fn gate_sarif_not_judged_has_no_results_and_says_why() {
     );
     assert_eq!(
         sarif_run["properties"],
-        json!({"status": "not_judged", "base": null, "judged_files": 0})
+        json!({"status": "not_judged", "base": null, "judged_files": 0, "terms_from": "base"})
     );
 }
 

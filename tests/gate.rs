@@ -17,8 +17,10 @@ fn baseline_from_init_records_the_old_excess() {
 }
 
 #[test]
-fn nothing_changed_passes_with_zero_files_judged() {
+fn a_branch_that_touches_no_owned_file_passes_with_zero_files_judged() {
     let s = Scenario::feature_of_inventory();
+    s.write("README.md", "notes\n");
+    s.commit("notes");
     let run = s.gate(&[]);
     assert_eq!(run.code, 0, "{run:?}");
     let base = s.rev_parse("main");
@@ -198,6 +200,8 @@ fn files_that_landed_on_main_after_the_cut_are_not_this_branchs_bill() {
     s.write("src/Small.cs", &cs_class("Small", &[("Run", 30)]));
     s.commit("late on main");
     s.git_ok(&["checkout", "-q", "feature"]);
+    s.write("README.md", "notes\n");
+    s.commit("notes");
     let run = s.gate(&[]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
@@ -305,6 +309,7 @@ fn json_has_every_field_of_the_spec() {
             "terms_changed": [],
             "tightenable": [],
             "accepted_growth": [],
+            "terms_from": "base",
         })
     );
 }

@@ -7,28 +7,29 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use common::{cs_class, principles, Scenario, INVENTORY};
+use common::{after_base, cs_class, principles, Scenario, BASE_IS_HEAD, INVENTORY};
 
-/// An upstream repository on `master` that predates structgate (`src/Small.cs`, 5-line
-/// `Small.Run`), and a full clone of it (`origin/HEAD` → `origin/master`) where the
-/// adoption commit sits on local `master` only, and branch `feature` grows `Small.Run` to
-/// 13 lines (past its band of 12). Returns (upstream, clone dir, upstream's commit).
+/// An upstream repository on `master` whose `inventory` context has Limits but no
+/// baseline yet (`src/Small.cs`, 5-line `Small.Run`), and a full clone of it (`origin/HEAD`
+/// → `origin/master`) where the commit adding the baseline sits on local `master` only,
+/// and branch `feature` grows `Small.Run` to 13 lines (past its band of 12). Returns
+/// (upstream, clone dir, upstream's commit).
 fn adopted_locally() -> (Scenario, PathBuf, String) {
     let up = Scenario::git();
     up.git_ok(&["checkout", "-q", "-b", "master"]);
     up.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
-    let before = up.commit("before structgate");
+    up.write("context.yaml", INVENTORY);
+    up.write(
+        "principles.md",
+        &principles("function_lines: 10\ntolerance_percent: 20\n"),
+    );
+    let before = up.commit("Limits, no baseline yet");
     let dest = up.abs("clone");
     let url = format!("file://{}", up.path().display());
     up.git_ok(&["clone", "-q", &url, dest.to_str().expect("utf-8")]);
     let c = In(&up, &dest);
     c.git(&["config", "user.name", "Test"]);
     c.git(&["config", "user.email", "test@example.com"]);
-    c.write("context.yaml", INVENTORY);
-    c.write(
-        "principles.md",
-        &principles("function_lines: 10\ntolerance_percent: 20\n"),
-    );
     let init = up.run_in(&dest, &["baseline", "init"]);
     assert_eq!(init.code, 0, "{init:?}");
     c.git(&["add", "-A"]);
@@ -68,7 +69,7 @@ fn a_base_before_adoption_names_itself_and_the_base_that_would_judge() {
              or pass --base <branch> naming a branch that holds it (--base master would \
              judge)\n\
              terms changed on this branch (not applied):\n\
-             \x20 inventory: context.yaml: context added (owns src) (tightens)\n"
+             \x20 inventory: structure-baseline.tsv: baseline added: 0 entries (tightens)\n"
         )
     );
     assert_eq!(up.run_in(&dest, &["gate", "--require-judged"]).code, 1);
@@ -246,7 +247,7 @@ fn the_pr_summary_of_a_change_not_judged_says_so_first() {
              master would judge)\n\n\
              ### Terms changed on this branch\n\n\
              Not applied: the gate judged this branch by the terms at its base.\n\n\
-             - inventory: `context.yaml`: context added (owns src) (**tightens**)\n"
+             - inventory: `structure-baseline.tsv`: baseline added: 0 entries (**tightens**)\n"
         )
     );
     assert!(!summary.contains("None."), "{summary}");
@@ -277,5 +278,71 @@ fn a_source_the_base_lacks_is_reported_and_the_base_still_judges() {
         run.stdout
             .contains("src/Small.cs:3 Small.Run: function_lines 13 > 10 (band 12)"),
         "{run:?}"
+    );
+}
+
+/// `feature_of_inventory` with `Small.Run` grown to 13 lines (past its band of 12) and
+/// committed on `feature`.
+fn committed_excess() -> Scenario {
+    let s = Scenario::feature_of_inventory();
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]));
+    s.commit("grow Small.Run");
+    s
+}
+
+#[test]
+fn a_base_that_is_head_itself_judges_nothing_and_says_how_to_judge_a_push() {
+    let s = committed_excess();
+    let head = s.rev_parse("HEAD");
+    for base in ["HEAD", "feature"] {
+        let run = s.gate(&["--base", base]);
+        assert_eq!(run.code, 0, "{run:?}");
+        assert_eq!(
+            run.stdout,
+            format!("base {head} (merge-base of HEAD and {base})\n{BASE_IS_HEAD}\n")
+        );
+        let required = s.gate(&["--base", base, "--require-judged"]);
+        assert_eq!(required.code, 1, "{required:?}");
+        let json = s.gate(&["--base", base, "--format", "json"]);
+        let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+        assert_eq!(v["status"], "not_judged");
+        assert_eq!(
+            v["not_judged"],
+            serde_json::json!([{"reason": "base-is-head",
+                "detail": "on a push, pass --base with the commit before the push"}])
+        );
+    }
+    let summary = s.abs("summary.md");
+    let run = s.gate(&[
+        "--base",
+        "HEAD",
+        "--pr-summary",
+        summary.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        s.read("summary.md"),
+        "**Structure not judged**: the base is HEAD itself (on a push, pass --base with the \
+         commit before the push)\n"
+    );
+}
+
+#[test]
+fn a_push_build_of_main_judges_the_push_against_the_commit_before_it() {
+    let s = committed_excess();
+    s.git_ok(&["checkout", "-q", "main"]);
+    let before = s.rev_parse("HEAD");
+    s.git_ok(&["merge", "-q", "--ff-only", "feature"]);
+    let run = s.gate(&["--require-judged"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(after_base(&run.stdout), [BASE_IS_HEAD]);
+    let run = s.gate(&["--base", &before, "--require-judged"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        after_base(&run.stdout),
+        [
+            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
+            "src/Small.cs:3 Small.Run: function_lines 13 > 10 (band 12)",
+        ]
     );
 }

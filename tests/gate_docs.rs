@@ -75,6 +75,7 @@ fn an_import_that_still_fits_passes_and_unrelated_changes_judge_no_document() {
         ["structure judged 1 file(s) in 1 context(s), within their Limits"]
     );
     s.git_ok(&["checkout", "-q", "shared/tone.md"]);
+    s.commit("another document");
     let run = s.gate(&[]);
     assert_eq!(
         after_base(&run.stdout),

@@ -38,11 +38,13 @@ fn init_writes_the_context_its_principles_and_its_baseline_and_says_what_next() 
          \x20 src/Shop.Api   from src/Shop.Api/Shop.Api.csproj\n\
          limits: function_lines 55, type_lines 400, file_lines 1000, types_per_file 10, tolerance_percent 25\n\
          SHOP: wrote structure-baseline.tsv with 1 unit(s)\n\
-         next: commit them, bring the commit to the branch the gate compares with, and gate:\n\
+         next: commit them on a branch and gate it (until it merges, the gate judges it by \
+         the terms it adds), then open the pull request:\n\
+         \x20 git switch -c adopt-structgate\n\
          \x20 git add context.yaml principles.md structure-baseline.tsv\n\
          \x20 git commit -m \"Adopt structgate: Limits and baseline\"\n\
-         \x20 git push\n\
-         \x20 structgate gate --require-judged\n"
+         \x20 structgate gate --require-judged\n\
+         \x20 git push -u origin adopt-structgate\n"
             .replace("SHOP", &repo_name(s.path()))
     );
     assert_eq!(
@@ -229,7 +231,9 @@ fn follow_on_a_fresh_clone(lines: &[String]) {
         if line.starts_with("structgate gate") {
             assert!(
                 stdout.contains(
-                    "\nstructure judged 0 file(s) in 1 context(s), within their Limits\n"
+                    "\nstructure judged 0 file(s) by the terms this branch adds (the base has \
+                     none; from the merge on, the base's terms judge)\n\
+                     structure judged 0 file(s) in 1 context(s), within their Limits\n"
                 ),
                 "{stdout}"
             );
@@ -243,8 +247,11 @@ fn follow_on_a_fresh_clone(lines: &[String]) {
 fn the_readme_quick_start_judges_a_fresh_clone_on_the_first_try() {
     let lines = shell_lines("README.md", "## Quick start");
     assert_eq!(
-        lines.last().map(String::as_str),
-        Some("structgate gate --require-judged")
+        lines[lines.len() - 2..],
+        [
+            "structgate gate --require-judged",
+            "git push -u origin adopt-structgate"
+        ]
     );
     follow_on_a_fresh_clone(&lines);
 }
@@ -302,11 +309,12 @@ fn init_budgets_the_documents_agents_load_in_a_context_of_their_own() {
         shown[12..14],
         [
             "agent-docs: wrote .structgate/agent-docs/structure-baseline.tsv with 8 unit(s)",
-            "next: commit them, bring the commit to the branch the gate compares with, and gate:",
+            "next: commit them on a branch and gate it (until it merges, the gate judges it by \
+             the terms it adds), then open the pull request:",
         ]
     );
     assert_eq!(
-        shown[14],
+        shown[15],
         "  git add context.yaml principles.md structure-baseline.tsv \
          .structgate/agent-docs/context.yaml .structgate/agent-docs/principles.md \
          .structgate/agent-docs/structure-baseline.tsv"

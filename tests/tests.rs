@@ -17,6 +17,7 @@ mod docs;
 mod formats;
 mod fuzz_regressions;
 mod gate;
+mod gate_adoption;
 mod gate_bases;
 mod gate_contracts;
 mod gate_docs;

@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::cache;
 use crate::git::{BaseOutcome, BaseTrial, ChangeKind};
-use crate::judge::{Finding, GateStatus};
+use crate::judge::{Finding, GateStatus, TermsFrom};
 use crate::measure::Options;
 use crate::model::{LeftOutReason, SkipReason};
 use crate::reason::{FileReason, NotJudgedReason, Unmeasurable};
@@ -64,6 +64,13 @@ impl ContextState {
 pub struct NotJudged {
     pub reason: NotJudgedReason,
     pub detail: String,
+}
+
+impl NotJudged {
+    /// What every format says of it ([`NotJudgedReason::sentence`]).
+    pub fn sentence(&self) -> String {
+        self.reason.sentence(&self.detail)
+    }
 }
 
 /// One base the gate considered, in the order tried (`-v`, JSON `bases_tried`).
@@ -174,6 +181,9 @@ pub struct GateReport {
     pub tightenable: Vec<Finding>,
     /// The branch's raised pins honoured under `--accept-growth` (docs/src/reference/documents.md#pins-and-tiers), sorted.
     pub accepted_growth: Vec<Finding>,
+    /// Whose terms judged: the base's, or the branch's own on the adoption pull request
+    /// (docs/src/reference/gate.md#adoption).
+    pub terms_from: TermsFrom,
 }
 
 impl GateReport {
@@ -205,6 +215,7 @@ pub(crate) struct Sandbox {
     files: Vec<(String, Fate)>,
     cache: cache::Stats,
     terms_changed: Vec<TermChange>,
+    terms_from: TermsFrom,
 }
 
 impl Sandbox {
@@ -213,6 +224,14 @@ impl Sandbox {
             not_judged: vec![NotJudged { reason, detail }],
             ..Sandbox::default()
         }
+    }
+
+    /// True when a file was judged or failed unmeasurable, or a directory was checked
+    /// against its contract: the run judged anything at all.
+    fn judged_anything(&self) -> bool {
+        !self.judged.is_empty()
+            || !self.unmeasurable.is_empty()
+            || !self.contracts.checked.is_empty()
     }
 }
 

@@ -50,6 +50,62 @@ pub fn unjudged(context: &ContextTerms) -> Option<NotJudgedReason> {
     }
 }
 
+/// What a run whose base is HEAD itself compared: only what is not committed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SinceHead {
+    /// The run names its own bound: `--start` (the commit the run started on),
+    /// `--staged` (the commit being made, whose parent is HEAD), or the files an agent's
+    /// hook names.
+    pub bounded: bool,
+    /// A file was judged or failed unmeasurable, or a directory was checked against its
+    /// contract.
+    pub judged: bool,
+    /// A tracked file is modified, deleted or renamed, or a new one staged: work in
+    /// progress, not a clean checkout's build output.
+    pub tracked_change: bool,
+}
+
+/// True when a run whose base is HEAD itself judged nothing (`base-is-head`,
+/// docs/src/reference/gate.md#base): `--base HEAD`, `--base` naming the current branch, a
+/// push build of `main` judged against `main` compare HEAD's commits with themselves, and
+/// a clean checkout (untracked build output at most) gives nothing to judge — said so,
+/// never passed. Uncommitted work is judged against HEAD as before, and a run that names
+/// its own bound is judged as asked.
+pub fn base_is_head(at_head: bool, since: SinceHead) -> bool {
+    at_head && !since.bounded && !since.judged && !since.tracked_change
+}
+
+/// Whose terms the gate judged the branch by (JSON `terms_from`,
+/// docs/src/reference/gate.md#adoption).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TermsFrom {
+    /// The base's: the rule (docs/src/reference/gate.md#terms).
+    #[default]
+    Base,
+    /// The branch's own, on the adoption pull request: no context at the base has terms.
+    Branch,
+}
+
+/// True when no context at the base has terms (Limits): only then may the branch's own
+/// terms judge it (docs/src/reference/gate.md#adoption).
+pub fn base_has_no_terms(base: &[ContextTerms]) -> bool {
+    base.iter().all(|c| c.limits.is_none())
+}
+
+/// The terms the gate judges by: the base's, unless no context at the base has terms and
+/// the branch's own (`branch`, read only then) give a context with Limits and a baseline
+/// — the adoption pull request, whose code was judged by nothing before, so nothing
+/// loosens. Any base context with terms turns this off (docs/src/reference/gate.md#adoption).
+pub fn terms_from(base: &[ContextTerms], branch: Option<&[ContextTerms]>) -> TermsFrom {
+    let branch_judges = branch.is_some_and(|b| b.iter().any(|c| unjudged(c).is_none()));
+    if base_has_no_terms(base) && branch_judges {
+        TermsFrom::Branch
+    } else {
+        TermsFrom::Base
+    }
+}
+
 /// One finding per unit and metric, at the worse of the values judged (sandboxes of one
 /// repository see a unit once each, docs/src/reference/gate.md step 5; a file's same-named units are one),
 /// the worse status breaking a tie; sorted by path, unit and metric.

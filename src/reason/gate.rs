@@ -23,17 +23,31 @@ pub enum NotJudgedReason {
     ContextWithoutBaseline,
     /// Git couldn't list the changed files.
     GitFailed,
+    /// The base's merge-base with HEAD is HEAD itself: nothing committed is compared.
+    BaseIsHead,
 }
 
 impl NotJudgedReason {
-    pub const ALL: [NotJudgedReason; 6] = [
+    pub const ALL: [NotJudgedReason; 7] = [
         NotJudgedReason::NoComparableBase,
+        NotJudgedReason::BaseIsHead,
         NotJudgedReason::SandboxNoBase,
         NotJudgedReason::NoJudgedContext,
         NotJudgedReason::ContextWithoutLimits,
         NotJudgedReason::ContextWithoutBaseline,
         NotJudgedReason::GitFailed,
     ];
+
+    /// The sentence every format gives a not-judged entry: `REASON: DETAIL`, or, where
+    /// the detail is advice on the reason rather than its particulars, `REASON (DETAIL)`
+    /// (`the base is HEAD itself (on a push, pass --base with the commit before the
+    /// push)`, docs/src/reference/gate.md).
+    pub fn sentence(&self, detail: &str) -> String {
+        match self {
+            NotJudgedReason::BaseIsHead => format!("{self} ({detail})"),
+            _ => format!("{self}: {detail}"),
+        }
+    }
 }
 
 impl Reason for NotJudgedReason {
@@ -45,6 +59,7 @@ impl Reason for NotJudgedReason {
             NotJudgedReason::ContextWithoutLimits => "context-without-limits",
             NotJudgedReason::ContextWithoutBaseline => "context-without-baseline",
             NotJudgedReason::GitFailed => "git-failed",
+            NotJudgedReason::BaseIsHead => "base-is-head",
         }
     }
 
@@ -58,6 +73,7 @@ impl Reason for NotJudgedReason {
             NotJudgedReason::ContextWithoutLimits => "no Limits at the merge-base",
             NotJudgedReason::ContextWithoutBaseline => "no baseline at the merge-base",
             NotJudgedReason::GitFailed => "git couldn't list the changed files",
+            NotJudgedReason::BaseIsHead => "the base is HEAD itself",
         }
     }
 }

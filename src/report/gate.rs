@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::commands::gate::{BaseTried, GateReport, NotJudged};
 use crate::git::BaseOutcome;
-use crate::judge::{Finding, GateStatus};
+use crate::judge::{Finding, GateStatus, TermsFrom};
 use crate::model::{LeftOutReason, Metric, SkipReason};
 use crate::reason::{FileReason, Reason as _, Unmeasurable};
 use crate::report::style::{Paint, Role};
@@ -142,6 +142,18 @@ pub(crate) fn headline(report: &GateReport) -> String {
     }
 }
 
+/// `structure judged N file(s) by the terms this branch adds (...)`, the first thing said
+/// of an adoption pull request judged by its own terms (docs/src/reference/gate.md#adoption).
+pub(crate) fn adoption_line(report: &GateReport) -> Option<String> {
+    (report.terms_from == TermsFrom::Branch).then(|| {
+        format!(
+            "structure judged {} by the terms this branch adds (the base has none; from the \
+             merge on, the base's terms judge)",
+            count(report.judged_files, "file")
+        )
+    })
+}
+
 /// `base SHA (how it was found)`, when a base was found.
 pub(crate) fn base_line(report: &GateReport) -> Option<String> {
     let (base, via) = (report.base.as_ref()?, report.base_via.as_ref()?);
@@ -153,6 +165,9 @@ pub fn text(report: &GateReport, paint: Paint) -> String {
     let mut out = String::new();
     if let Some(line) = base_line(report) {
         let _ = writeln!(out, "{}", paint.paint(Role::Quiet, &line));
+    }
+    if let Some(line) = adoption_line(report) {
+        let _ = writeln!(out, "{}", paint.paint(Role::Warn, &line));
     }
     let head = headline(report);
     if !head.is_empty() {
@@ -173,7 +188,7 @@ pub fn text(report: &GateReport, paint: Paint) -> String {
         );
     }
     for nj in &report.not_judged {
-        let line = format!("structure not judged: {}: {}", nj.reason, nj.detail);
+        let line = format!("structure not judged: {}", nj.sentence());
         let _ = writeln!(out, "{}", paint.paint(Role::Warn, &line));
     }
     if let Some(line) = partly_judged_line(report) {
@@ -359,6 +374,7 @@ struct GateJson<'a> {
     terms_changed: Vec<review::TermJson<'a>>,
     tightenable: Vec<review::Tightenable<'a>>,
     accepted_growth: Vec<review::Accepted<'a>>,
+    terms_from: TermsFrom,
 }
 
 fn gate_findings<'a>(report: &'a GateReport, list: &'a [Finding]) -> Vec<GateFinding<'a>> {
@@ -399,6 +415,7 @@ pub fn json(report: &GateReport) -> String {
         terms_changed: review::terms_json(report),
         tightenable: review::tightenable_json(report),
         accepted_growth: review::accepted_json(report),
+        terms_from: report.terms_from,
     })
 }
 
@@ -475,14 +492,13 @@ fn status_markdown(report: &GateReport) -> String {
             format!("**Structure failed**: {}\n", why.join("; "))
         }
         GateStatus::NotJudged => {
-            let reasons: Vec<String> = report
-                .not_judged
-                .iter()
-                .map(|nj| format!("{}: {}", nj.reason, nj.detail))
-                .collect();
+            let reasons: Vec<String> = report.not_judged.iter().map(NotJudged::sentence).collect();
             format!("**Structure not judged**: {}\n", reasons.join("; "))
         }
     };
+    if let Some(line) = adoption_line(report) {
+        let _ = writeln!(out, "\n{line}");
+    }
     if let Some(line) = partly_judged_line(report) {
         let _ = writeln!(out, "\n{line}");
     }

@@ -31,7 +31,7 @@ pub fn gate(report: &GateReport) -> String {
         ));
     }
     for n in &super::listed::not_judged(report) {
-        let message = format!("{}: {}", n.reason, n.detail);
+        let message = n.sentence();
         out.push_str(&command(
             "warning",
             &[("title", "structure not judged")],
@@ -42,6 +42,7 @@ pub fn gate(report: &GateReport) -> String {
     out.push_str(&file_notices(&report.left_out, "left out"));
     let plain = [
         super::gate::base_line(report),
+        super::gate::adoption_line(report),
         Some(super::gate::headline(report)).filter(|h| !h.is_empty()),
         super::gate::partly_judged_line(report),
     ];

@@ -42,11 +42,13 @@ pub fn text(report: &InitReport) -> String {
     let files = report.to_commit.join(" ");
     let _ = writeln!(
         out,
-        "next: commit them, bring the commit to the branch the gate compares with, and gate:\n\
+        "next: commit them on a branch and gate it (until it merges, the gate judges it by \
+         the terms it adds), then open the pull request:\n\
+         \x20 git switch -c adopt-structgate\n\
          \x20 git add {files}\n\
          \x20 git commit -m \"Adopt structgate: Limits and baseline\"\n\
-         \x20 git push\n\
-         \x20 structgate gate --require-judged"
+         \x20 structgate gate --require-judged\n\
+         \x20 git push -u origin adopt-structgate"
     );
     out
 }

@@ -25,7 +25,7 @@ pub fn gate(report: &GateReport) -> String {
     let mut notes: Vec<Value> = super::listed::not_judged(report)
         .iter()
         .map(|n| {
-            let text = format!("structure not judged: {}: {}", n.reason, n.detail);
+            let text = format!("structure not judged: {}", n.sentence());
             notification("warning", &text, None)
         })
         .collect();
@@ -35,6 +35,7 @@ pub fn gate(report: &GateReport) -> String {
         "status": report.status.key(),
         "base": report.base,
         "judged_files": report.judged_files,
+        "terms_from": report.terms_from,
     });
     let mut log = log(&findings, notes, properties);
     if !report.contract_findings.is_empty() {

@@ -2,7 +2,7 @@
 //! `main` fast-forwarded to the branch inside the run, commits on `main` itself, and
 //! replace refs and grafts, which are never honoured.
 
-use crate::common::{after_base, principles, Scenario};
+use crate::common::{after_base, principles, Scenario, BASE_IS_HEAD};
 use crate::gate_integrity::{add_forty, assert_fails_forty, feature_with_forty};
 
 /// `git clone --single-branch --branch feature` of `s` into a temp dir: origin/HEAD
@@ -77,12 +77,11 @@ fn start_holds_when_the_run_fast_forwards_main_to_the_branch() {
     let start = s.rev_parse("HEAD");
     s.commit("forty");
     s.git_ok(&["branch", "-f", "main", "feature"]);
-    // Without --start the branch has become its own base.
-    let run = s.gate(&[]);
-    assert_eq!(
-        after_base(&run.stdout),
-        ["structure judged 0 file(s) in 1 context(s), within their Limits"]
-    );
+    // Without --start the branch has become its own base: HEAD itself, which judges
+    // nothing and says so.
+    let run = s.gate(&["--require-judged"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(after_base(&run.stdout), [BASE_IS_HEAD]);
     let run = s.gate(&["--start", &start]);
     assert_fails_forty(&run);
     assert!(
@@ -102,10 +101,7 @@ fn start_holds_for_commits_on_main_itself() {
     add_forty(s.path());
     s.commit("forty on main");
     let run = s.gate(&[]);
-    assert_eq!(
-        after_base(&run.stdout),
-        ["structure judged 0 file(s) in 1 context(s), within their Limits"]
-    );
+    assert_eq!(after_base(&run.stdout), [BASE_IS_HEAD]);
     assert_fails_forty(&s.gate(&["--start", &start]));
     // A --start that names no commit bounds nothing: not judged, and said so.
     let run = s.gate(&["--start", "no-such-commit", "--require-judged"]);

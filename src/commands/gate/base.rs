@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::{bail, Result};
 
-use super::{BaseTried, Request, Sandbox};
+use super::{BaseTried, NotJudged, Request, Sandbox};
 use crate::git::{BaseOutcome, BaseResolution, BaseTrial, Repo};
 use crate::reason::NotJudgedReason;
 
@@ -17,6 +17,9 @@ pub(super) struct Found {
     pub via: String,
     /// The base revision whose merge-base was taken (`None` when `--start` is the base).
     pub rev: Option<String>,
+    /// The base is HEAD itself: only what the working tree (or the index) changed since
+    /// HEAD is compared (docs/src/reference/gate.md#base).
+    pub at_head: bool,
     pub bases: Vec<BaseTried>,
 }
 
@@ -39,10 +42,10 @@ pub(super) fn find(
             detail
         }
     };
-    if repo.head_commit()?.is_none() {
+    let Some(head) = repo.head_commit()? else {
         let detail = within("HEAD has no commit yet".to_string());
         return Ok(Err(Sandbox::not_judged(reason, detail)));
-    }
+    };
     let (resolved, trials) = repo.resolve_base_traced(&request.bases, request.start.as_deref())?;
     if !request.bases.is_empty() {
         refuse_unknown_bases(repo, &trials)?;
@@ -59,6 +62,7 @@ pub(super) fn find(
             from_start,
             newer,
         } => Ok(Found {
+            at_head: commit == head,
             commit,
             via: found_via(&via, from_start, newer.as_deref()),
             rev: (!from_start).then_some(via),
@@ -68,6 +72,20 @@ pub(super) fn find(
             Err(not_judged(not_found_detail(repo, &trials, bad_start)))
         }
     })
+}
+
+/// The `base-is-head` entry (docs/src/reference/gate.md#base): how to judge a push instead;
+/// with several working trees, naming the one at `dir`.
+pub(super) fn base_is_head(dir: &Path, several: bool) -> NotJudged {
+    let advice = "on a push, pass --base with the commit before the push";
+    NotJudged {
+        reason: NotJudgedReason::BaseIsHead,
+        detail: if several {
+            format!("{}: {advice}", dir.display())
+        } else {
+            advice.to_string()
+        },
+    }
 }
 
 /// Why no base was found, and what to do about it.

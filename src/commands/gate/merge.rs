@@ -36,6 +36,9 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         report.contract_findings.extend(sb.contracts.findings);
         report.files.extend(sb.files);
         report.terms_changed.extend(sb.terms_changed);
+        if sb.terms_from == judge::TermsFrom::Branch {
+            report.terms_from = judge::TermsFrom::Branch;
+        }
         report.cache.add(sb.cache);
     }
     tidy(&mut report);

@@ -7,9 +7,10 @@ use anyhow::{bail, Result};
 use super::judged::Judged;
 use super::{docs, ContextState, NotJudged, Request, Sandbox};
 use crate::cache::Cache;
-use crate::git::{Change, Repo};
-use crate::judge;
+use crate::git::{Change, ChangeKind, Repo, TreeSource};
+use crate::judge::{self, TermsFrom};
 use crate::reason::NotJudgedReason;
+use crate::source::FileSource;
 use crate::terms::{self, ContextTerms, Terms};
 
 /// Judges the working tree holding `dir`.
@@ -21,50 +22,153 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
             dir.display()
         );
     };
-    let mut found = match super::base::find(&repo, &workdir, request, several)? {
+    let found = match super::base::find(&repo, &workdir, request, several)? {
         Ok(found) => found,
         Err(not_judged) => return Ok(not_judged),
     };
-    let base = found.commit.clone();
-    let tree = repo.tree_source(&base)?;
-    let repo_name = crate::commands::dir_name(&workdir);
-    let mut terms = terms::load(&tree, &repo_name, &[])?;
-    let judged = judges(&terms);
-    if !judged {
-        super::base::look_for_judging_bases(&repo, &mut found, &repo_name)?;
-    }
-    let mut sandbox = Sandbox {
-        base: Some((base.clone(), found.via.clone())),
-        contexts: context_states(&terms),
-        warnings: base_warnings(&terms, &tree)?,
-        not_judged: no_judged_context(judged, &found),
-        bases: found.bases,
-        ..Sandbox::default()
-    };
-    let work = Judged::open(&repo, &workdir, request.staged)?;
-    let growth = (request.accept_growth, work.source());
-    read_branch_baselines(&mut terms, growth, &mut sandbox.warnings)?;
+    let at_head = found.at_head;
+    let (at, mut sandbox) = AtBase::read(&repo, &workdir, request, found)?;
     let only = request.only.as_deref();
-    let Some(changes) = list_changes(&repo, &work, (&base, only), &mut sandbox) else {
+    let Some(changes) = list_changes(&repo, &at.work, (&at.base, only), &mut sandbox) else {
         return Ok(sandbox);
     };
     if only.is_none() {
-        sandbox.contracts = super::contracts::check(&tree, &work, &changes)?;
+        sandbox.contracts = super::contracts::check(&at.tree, &at.work, &changes)?;
     }
-    let branch = (work.source(), request.options.max_file_size);
-    sandbox.terms_changed =
-        super::review::terms_changed(&terms, &tree, branch, &changes, &repo_name)?;
-    if !judged {
+    if at.from == TermsFrom::Base {
+        // On adoption the branch's terms are applied: not listed as changes not applied.
+        let branch = (at.work.source(), request.options.max_file_size);
+        sandbox.terms_changed = super::review::terms_changed(
+            &at.base_terms,
+            &at.tree,
+            branch,
+            &changes,
+            &at.repo_name,
+        )?;
+    }
+    if !judges(&at.terms) {
         return Ok(sandbox);
     }
     sandbox.ran = true;
     // Measured afresh: no cache for what the gate judges (docs/src/reference/gate.md#integrity).
     let cache = Cache::open(None, false);
-    let judging =
-        super::judging::Judging::new(&terms, &tree, &work, request.options, &changes, &cache);
+    let judging = super::judging::Judging::new(
+        &at.terms,
+        &at.tree,
+        &at.work,
+        request.options,
+        &changes,
+        &cache,
+    );
     let judged = judge_all(&judging, &mut sandbox, &changes, only.is_none());
     sandbox.cache = cache.finish();
-    judged.map(|()| sandbox)
+    judged?;
+    if at_head {
+        head_itself(&repo, request, &changes, &mut sandbox, (&workdir, several))?;
+    }
+    Ok(sandbox)
+}
+
+/// A run whose base is HEAD itself that judged nothing is not judged, `base-is-head`
+/// (docs/src/reference/gate.md#base); `sandbox` at `workdir` says so.
+fn head_itself(
+    repo: &Repo,
+    request: &Request,
+    changes: &[Change],
+    sandbox: &mut Sandbox,
+    (workdir, several): (&Path, bool),
+) -> Result<()> {
+    let since = judge::SinceHead {
+        bounded: request.staged || request.start.is_some() || request.only.is_some(),
+        judged: sandbox.judged_anything(),
+        tracked_change: tracked_change(repo, changes)?,
+    };
+    if judge::base_is_head(true, since) {
+        sandbox.ran = false;
+        let entry = super::base::base_is_head(workdir, several);
+        sandbox.not_judged.push(entry);
+    }
+    Ok(())
+}
+
+/// The base and the terms a sandbox is judged by.
+struct AtBase {
+    base: String,
+    tree: TreeSource,
+    repo_name: String,
+    /// The base's terms, which the branch's changes to its terms are told against.
+    base_terms: Terms,
+    /// The working tree, or with `--staged` the index.
+    work: Judged,
+    /// The terms judged by: the base's, or the branch's on adoption.
+    terms: Terms,
+    from: TermsFrom,
+}
+
+impl AtBase {
+    /// Reads the terms at the base `found` (or the branch's, on adoption), and the sandbox
+    /// that says what they are: its contexts, warnings, and why nothing is judged when no
+    /// context has Limits and a baseline.
+    fn read(
+        repo: &Repo,
+        workdir: &Path,
+        request: &Request,
+        mut found: super::base::Found,
+    ) -> Result<(AtBase, Sandbox)> {
+        let base = found.commit.clone();
+        let tree = repo.tree_source(&base)?;
+        let repo_name = crate::commands::dir_name(workdir);
+        let base_terms = terms::load(&tree, &repo_name, &[])?;
+        let work = Judged::open(repo, workdir, request.staged)?;
+        let mut warnings = Vec::new();
+        let (mut terms, from) = judging_terms(&base_terms, &work, &repo_name, &mut warnings)?;
+        let judged = judges(&terms);
+        if !judged {
+            super::base::look_for_judging_bases(repo, &mut found, &repo_name)?;
+        }
+        let source: &dyn FileSource = match from {
+            TermsFrom::Base => &tree,
+            TermsFrom::Branch => work.source(),
+        };
+        warnings.extend(base_warnings(&terms, source)?);
+        let growth = (request.accept_growth, work.source());
+        read_branch_baselines(&mut terms, growth, &mut warnings)?;
+        let sandbox = Sandbox {
+            base: Some((base.clone(), found.via.clone())),
+            contexts: context_states(&terms),
+            warnings,
+            not_judged: no_judged_context(judged, &found),
+            bases: found.bases,
+            terms_from: from,
+            ..Sandbox::default()
+        };
+        let at = AtBase {
+            base,
+            tree,
+            repo_name,
+            base_terms,
+            work,
+            terms,
+            from,
+        };
+        Ok((at, sandbox))
+    }
+}
+
+/// True when a change is more than an untracked file: a tracked file modified, deleted or
+/// renamed, a submodule moved, or a new file staged.
+fn tracked_change(repo: &Repo, changes: &[Change]) -> Result<bool> {
+    let untracked_kind = |c: &&Change| matches!(c.kind, ChangeKind::Added | ChangeKind::Link);
+    if !changes.iter().all(|c| untracked_kind(&c)) {
+        return Ok(true);
+    }
+    if changes.is_empty() {
+        return Ok(false);
+    }
+    let index = repo.index_source()?;
+    let staged: std::collections::BTreeSet<String> =
+        index.entries().into_iter().map(|e| e.path).collect();
+    Ok(changes.iter().any(|c| staged.contains(&c.path)))
 }
 
 /// Judges every change, then, with `importers`, the documents whose imports changed
@@ -82,6 +186,36 @@ fn judge_all(
         return Ok(());
     }
     docs::judge_importers(judging, sandbox)
+}
+
+/// The terms the gate judges by, and whose they are: the base's, or on the adoption pull
+/// request (no context at the base has terms) the branch's own when they judge
+/// (docs/src/reference/gate.md#adoption). Branch terms that don't read adopt nothing, and
+/// say why.
+fn judging_terms(
+    base: &Terms,
+    work: &Judged,
+    repo_name: &str,
+    warnings: &mut Vec<String>,
+) -> Result<(Terms, TermsFrom)> {
+    if !judge::base_has_no_terms(&base.contexts) {
+        return Ok((base.clone(), TermsFrom::Base));
+    }
+    let branch = match terms::load(work.source(), repo_name, &[]) {
+        Ok(branch) => branch,
+        Err(e) => {
+            warnings.push(format!(
+                "the terms this branch adds do not read, so they judge nothing: {e:#}"
+            ));
+            return Ok((base.clone(), TermsFrom::Base));
+        }
+    };
+    Ok(
+        match judge::terms_from(&base.contexts, Some(&branch.contexts)) {
+            TermsFrom::Branch => (branch, TermsFrom::Branch),
+            TermsFrom::Base => (base.clone(), TermsFrom::Base),
+        },
+    )
 }
 
 /// The files changed since `base` (only those at the `only` paths, when given), or
@@ -157,9 +291,10 @@ fn context_states(terms: &Terms) -> Vec<ContextState> {
     terms.contexts.iter().map(state).collect()
 }
 
-/// The base's warnings, with every directory its `context.yaml` files name that the base's
-/// tree doesn't hold: reported, not fatal, since the base's terms are what they are.
-fn base_warnings(terms: &Terms, tree: &dyn crate::source::FileSource) -> Result<Vec<String>> {
+/// The warnings of the terms judged by, with every directory their `context.yaml` files
+/// name that their tree (the base's, or the branch's on adoption) doesn't hold: reported,
+/// not fatal, since the base's terms are what they are.
+fn base_warnings(terms: &Terms, tree: &dyn FileSource) -> Result<Vec<String>> {
     let mut warnings = terms.all_warnings();
     for ctx in &terms.contexts {
         for missing in crate::context::missing_sources(tree, &ctx.context)? {
