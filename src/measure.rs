@@ -23,7 +23,7 @@ use crate::model::{FileMeasure, FileOutcome, Language, LeftOutReason, SkipReason
 pub use crate::lines::{count_lines, counted_bytes, line_of, lines, LineIndex};
 pub use dirs::{
     list_measured, measure_tree, measure_tree_each, measure_tree_in, measure_tree_with, NoProgress,
-    Progress,
+    Progress, ReadsImports,
 };
 pub use dump::{dump_tree, dump_walk};
 pub use imports::{scan as scan_imports, ImportRef};
@@ -59,17 +59,18 @@ impl Default for Options {
 }
 
 /// Measures one file given its repository-relative path and its bytes, resolving a
-/// Markdown document's eager imports through `imports` (docs/src/reference/documents.md). `None` when the path's
-/// extension is not a measured language. The one measuring path of every command.
+/// Markdown document's eager imports and chain through `imports` where given
+/// (docs/src/reference/documents.md; `None`: its context budgets neither). `None` when the
+/// path's extension is not a measured language. The one measuring path of every command.
 pub fn measure_file_in(
-    imports: &Imports,
+    imports: Option<&Imports>,
     memo: &dyn Memo,
     path: &str,
     bytes: &[u8],
     options: &Options,
 ) -> Option<FileOutcome> {
     let mut outcome = memo.measure(path, bytes, options)?;
-    if let FileOutcome::Measured(m) = &mut outcome {
+    if let (FileOutcome::Measured(m), Some(imports)) = (&mut outcome, imports) {
         if m.language == Language::Markdown {
             let (loaded, warnings, chain) = imports.document(path, bytes);
             m.loaded = Some(loaded);

@@ -7,6 +7,7 @@ use anyhow::Result;
 use crate::baseline::{tsv, Allowances, Baseline};
 use crate::context::{self, Context, Contexts};
 use crate::limits::{self, Limits};
+use crate::model::Metric;
 use crate::source::{Entry, FileSource};
 
 pub mod diff;
@@ -79,6 +80,19 @@ impl Terms {
     /// The terms of the context that owns `path`.
     pub fn owner(&self, path: &str) -> Option<&ContextTerms> {
         Some(&self.contexts[self.owner_index(path)?])
+    }
+
+    /// Whether a Markdown document at `path` has its eager imports and its chain read:
+    /// only where the terms of the context that owns it set `loaded_bytes` or
+    /// `chain_bytes` (for its tier, where it has one), so a context that budgets no
+    /// imports pays nothing for them and hears no warning about them
+    /// (docs/src/reference/documents.md).
+    pub fn reads_imports(&self, path: &str) -> bool {
+        let limits = self.owner(path).and_then(|c| c.limits.as_ref());
+        limits.is_some_and(|l| {
+            let file = l.for_file(path, false);
+            file.limit(Metric::LoadedBytes).is_some() || file.limit(Metric::ChainBytes).is_some()
+        })
     }
 
     /// Where the terms of the context that owns `path` are in [`Terms::contexts`].

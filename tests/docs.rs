@@ -81,7 +81,7 @@ fn docs_repo(limits: &str) -> Scenario {
 
 #[test]
 fn json_gives_bytes_loaded_bytes_and_imports() {
-    let s = docs_repo("file_bytes: 100\n");
+    let s = docs_repo("file_bytes: 100\nloaded_bytes: 100\n");
     s.write("src/lib.rs", "fn f() {}\r\n");
     let run = s.run(&["measure", "--format", "json", "docs/guide.md", "src"]);
     assert_eq!(run.code, 0, "{run:?}");
@@ -121,20 +121,20 @@ fn text_and_tsv_show_bytes_and_loaded_bytes() {
 }
 
 #[test]
-fn a_context_with_only_code_limits_judges_no_markdown() {
+fn a_context_with_only_code_limits_judges_no_markdown_and_reads_no_imports() {
     let s = docs_repo("function_lines: 1\nfile_lines: 1\n");
+    s.write("docs/bad.md", "@@scope/package and @../../up.md\n");
     let run = s.run(&["measure", "--check", "docs"]);
-    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
     assert!(
-        run.stdout.contains(
-            "docs/guide.md:1       file      guide.md       3 lines, 41 bytes, loads 55 bytes\n"
-        ),
+        run.stdout
+            .contains("docs/guide.md:1       file      guide.md       3 lines, 41 bytes\n"),
         "{}",
         run.stdout
     );
     assert!(run
         .stdout
-        .ends_with("measured 4 file(s): 0 function(s), 0 type(s)\n"));
+        .ends_with("measured 5 file(s): 0 function(s), 0 type(s)\n"));
 }
 
 #[test]
@@ -152,7 +152,7 @@ fn measure_check_fails_a_document_past_its_band() {
 
 #[test]
 fn imports_not_followed_are_warned_by_measure() {
-    let s = docs_repo("file_bytes: 100\n");
+    let s = docs_repo("loaded_bytes: 100\n");
     s.write("docs/bad.md", "x\n\n@../../up.md and @sub/\n");
     std::fs::create_dir_all(s.abs("docs/sub")).unwrap();
     let run = s.run(&["measure", "docs/bad.md"]);
@@ -161,6 +161,14 @@ fn imports_not_followed_are_warned_by_measure() {
         run.stderr,
         "warning: docs/bad.md: import \"@../../up.md\" at docs/bad.md:3 not followed: it leaves the repository\n\
          warning: docs/bad.md: import \"@sub/\" at docs/bad.md:3 not followed: names a directory\n"
+    );
+    // A context that budgets no imports reads none and warns of none.
+    s.write("docs/principles.md", &principles("file_bytes: 100\n"));
+    let run = s.run(&["measure", "docs/bad.md"]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    assert_eq!(
+        run.stdout.lines().next(),
+        Some("docs/bad.md:1  file      bad.md  3 lines, 26 bytes  ok")
     );
 }
 
@@ -196,11 +204,11 @@ fn baseline_pins_todays_large_documents_and_a_new_one_must_fit() {
     let run = s.run(&["measure", "--check", "docs"]);
     assert_eq!(run.code, 1, "{run:?}");
     assert!(run.stdout.contains(
-        "docs/new.md:1         file      new.md         1 line, 35000 bytes, loads 35000 bytes  excess: file_bytes 35000 > 32768 (band 32768)\n"
+        "docs/new.md:1         file      new.md         1 line, 35000 bytes  excess: file_bytes 35000 > 32768 (band 32768)\n"
     ), "{}", run.stdout);
     assert!(
         run.stdout.contains(
-            "loads 40000 bytes  file_bytes tolerated (limit 32768, band 32768, baseline 40000)\n"
+            "1 line, 40000 bytes  file_bytes tolerated (limit 32768, band 32768, baseline 40000)\n"
         ),
         "{}",
         run.stdout
@@ -209,7 +217,7 @@ fn baseline_pins_todays_large_documents_and_a_new_one_must_fit() {
 
 #[test]
 fn a_ten_megabyte_document_is_skipped_or_measured_promptly() {
-    let s = docs_repo("file_bytes: 100\n");
+    let s = docs_repo("file_bytes: 100\nloaded_bytes: 100\n");
     let line =
         "Some prose with (@shared.md) and `@code.md` and name@example.com. **bold** [x](y)\n";
     let body = line.repeat(10 * 1024 * 1024 / line.len() + 1);
@@ -253,8 +261,6 @@ fn generated_documents_are_left_out_but_test_paths_are_not() {
     assert_eq!(
         run.stdout,
         "path\tunit\tmetric\tvalue\tstart_line\tend_line\tstatus\n\
-         docs/tests/notes.md\tnotes.md\tchain_bytes\t15\t1\t1\t-\n\
-         docs/tests/notes.md\tnotes.md\tfile_bytes\t15\t1\t1\texcess\n\
-         docs/tests/notes.md\tnotes.md\tloaded_bytes\t15\t1\t1\t-\n"
+         docs/tests/notes.md\tnotes.md\tfile_bytes\t15\t1\t1\texcess\n"
     );
 }

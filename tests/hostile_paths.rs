@@ -100,8 +100,7 @@ fn symbolic_links_out_of_the_repository_and_in_loops_are_never_followed() {
     assert_eq!(
         run.stdout,
         "path\tunit\tmetric\tvalue\tstart_line\tend_line\tstatus\n\
-         principles.md\tprinciples.md\tchain_bytes\t55\t1\t7\t-\nprinciples.md\tprinciples.md\tfile_bytes\t55\t1\t7\t-\n\
-         principles.md\tprinciples.md\tloaded_bytes\t55\t1\t7\t-\n\
+         principles.md\tprinciples.md\tfile_bytes\t55\t1\t7\t-\n\
          src/real.rs\treal.rs\tfile_bytes\t65\t1\t5\t-\n\
          src/real.rs\treal.rs\tfile_lines\t5\t1\t5\t-\n\
          src/real.rs\treal.rs\ttypes_per_file\t0\t1\t5\t-\n\

@@ -170,6 +170,7 @@ fn each_outcome_is_handed_on_in_path_order_and_an_error_of_the_reader_stops_the_
                 &Options::default(),
                 &NoProgress,
                 &NoMemo,
+                &|_| true,
                 &mut |outcome| {
                     seen.push(outcome.path().to_string());
                     match seen.len() {

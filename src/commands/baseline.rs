@@ -175,7 +175,10 @@ pub(super) fn measure_grouped(
     let mut grouped: BTreeMap<String, Vec<UnitValue>> = BTreeMap::new();
     let (warnings, syntax_errors) = said;
     let mut seen = std::collections::BTreeSet::new();
-    for outcome in measure::measure_tree_in(&ws.tree, targets, options, progress, memo)? {
+    let reads_imports = |path: &str| terms.reads_imports(path);
+    let outcomes =
+        measure::measure_tree_in(&ws.tree, targets, options, progress, memo, &reads_imports)?;
+    for outcome in outcomes {
         if !seen.insert(outcome.path().to_string()) {
             continue;
         }

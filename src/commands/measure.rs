@@ -192,6 +192,8 @@ pub fn run_each(
     }
     let cache = Cache::open_for_tree(ws.repo.as_ref(), request.cache);
     let restricted = !restrict.is_empty();
+    let reading = terms.clone();
+    let reads_imports = |path: &str| reading.reads_imports(path);
     let mut report = MeasureReport {
         warnings: terms.all_warnings(),
         terms,
@@ -220,7 +222,15 @@ pub fn run_each(
         Ok(())
     };
     let options = &request.options;
-    measure::measure_tree_each(&ws.tree, &targets, options, progress, &cache, &mut take)?;
+    measure::measure_tree_each(
+        &ws.tree,
+        &targets,
+        options,
+        progress,
+        &cache,
+        &reads_imports,
+        &mut take,
+    )?;
     report.cache = cache.finish();
     Ok(report)
 }

@@ -58,8 +58,13 @@ pub fn measure_tree_with(
     progress: &dyn Progress,
     memo: &dyn Memo,
 ) -> Result<Vec<FileOutcome>> {
-    measure_tree_in(&WorkTree::new(root), targets, options, progress, memo)
+    let tree = WorkTree::new(root);
+    measure_tree_in(&tree, targets, options, progress, memo, &|_| true)
 }
+
+/// Which Markdown documents have their eager imports and chain read, by path: those a
+/// context budgets them for (`crate::terms::Terms::reads_imports`).
+pub type ReadsImports<'a> = &'a (dyn Fn(&str) -> bool + Sync);
 
 /// [`measure_tree_with`] over `tree`, whose listing (walked once, see
 /// [`WorkTree::files`]) also found its contexts.
@@ -69,12 +74,22 @@ pub fn measure_tree_in(
     options: &Options,
     progress: &dyn Progress,
     memo: &dyn Memo,
+    reads_imports: ReadsImports,
 ) -> Result<Vec<FileOutcome>> {
     let mut outcomes = Vec::new();
-    measure_tree_each(tree, targets, options, progress, memo, &mut |outcome| {
+    let mut push = |outcome| {
         outcomes.push(outcome);
         Ok(())
-    })?;
+    };
+    measure_tree_each(
+        tree,
+        targets,
+        options,
+        progress,
+        memo,
+        reads_imports,
+        &mut push,
+    )?;
     Ok(outcomes)
 }
 
@@ -88,6 +103,7 @@ pub fn measure_tree_each(
     options: &Options,
     progress: &dyn Progress,
     memo: &dyn Memo,
+    reads_imports: ReadsImports,
     each: &mut (dyn FnMut(FileOutcome) -> Result<()> + Send),
 ) -> Result<()> {
     let root = tree.root();
@@ -115,7 +131,8 @@ pub fn measure_tree_each(
                 break;
             };
             let outcome = if readable {
-                let outcome = measure_path(&imports, memo, root, rel, options);
+                let imports = reads_imports(rel).then_some(&imports);
+                let outcome = measure_path(imports, memo, root, rel, options);
                 progress.advance();
                 outcome
             } else {
@@ -275,7 +292,7 @@ pub fn list_measured(root: &Path, targets: &[String], ignores: Ignores) -> Resul
 
 /// Measures one listed file: path rules and size before reading it.
 fn measure_path(
-    imports: &Imports,
+    imports: Option<&Imports>,
     memo: &dyn Memo,
     root: &Path,
     rel: &str,

@@ -266,7 +266,7 @@ fn markdown_is_measured_in_bytes_without_units() {
         .with("docs/c.md", "never\n");
     let imports = Imports::new(&source, DEFAULT_MAX_FILE_SIZE);
     let outcome = measure_file_in(
-        &imports,
+        Some(&imports),
         &NoMemo,
         "docs/a.md",
         text.as_bytes(),
@@ -310,7 +310,7 @@ fn code_files_carry_file_bytes_and_no_loaded_bytes() {
     let source = crate::source::MemorySource::default();
     let imports = Imports::new(&source, 100);
     let outcome = measure_file_in(
-        &imports,
+        Some(&imports),
         &NoMemo,
         "src/a.rs",
         b"fn f() {}\n",

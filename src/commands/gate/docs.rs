@@ -65,7 +65,7 @@ fn judge_importer(
         return Ok(());
     };
     let outcome = measure::measure_file_in(
-        &judging.imports,
+        Some(&judging.imports),
         judging.memo,
         path,
         &bytes,

@@ -156,7 +156,8 @@ impl<'a> Judging<'a> {
             honour_generated_header: self.generated_at_base(from.unwrap_or(path))?,
             ..self.options
         };
-        let outcome = measure::measure_file_in(&self.imports, self.memo, path, &bytes, &options);
+        let imports = self.terms.reads_imports(path).then_some(&self.imports);
+        let outcome = measure::measure_file_in(imports, self.memo, path, &bytes, &options);
         Ok(match outcome {
             Some(FileOutcome::Measured(m)) => {
                 if let Some(hidden) = hidden_code(&m) {
