@@ -3,11 +3,13 @@
 //! a renamed file's old entries among them ([`file`], shared by `measure --check`,
 //! `baseline refresh` and `gate`); which entries a file renamed since its baseline was
 //! last changed carries ([`carried`], shared by `baseline refresh` and `measure --check`); the gate's decisions over all of them (`gate`: which
-//! contexts are judged, the worse of two sandboxes, the overall status); and what a
+//! contexts are judged, the worse of two sandboxes, the overall status; `groups`: how
+//! much of a same-name group an entry covers, by the group's count at the base); and what a
 //! branch's changes to its own terms do (`review`). Pure: values in, values out.
 
 mod carry;
 mod gate;
+mod groups;
 pub mod hook;
 mod review;
 
@@ -22,6 +24,7 @@ pub use gate::{
     base_has_no_terms, base_is_head, gate_status, terms_from, unjudged, worst, GateStatus,
     SinceHead, TermsFrom,
 };
+pub use groups::{grouped, needs_base_counts, BaseCounts, SameName};
 pub use review::{loosens, tightenable};
 
 /// How one value stands against its context's limits and baseline (docs/src/reference/limits.md, docs/src/reference/baseline.md).
@@ -78,6 +81,10 @@ pub struct Verdict {
     /// it is within this band: past the band at the file's path at the base.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub growth_refused: Option<RefusedGrowth>,
+    /// Judged without allowance: its same-name group holds more units than at the base,
+    /// and the entry covers only as many, the largest (docs/src/reference/gate.md#integrity).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub same_name: Option<SameName>,
 }
 
 /// A pin a renamed file's branch raised within the band at its new path but past the
@@ -177,6 +184,7 @@ pub fn verdict(
         pinned,
         accepted: None,
         growth_refused: None,
+        same_name: None,
     })
 }
 
@@ -211,21 +219,33 @@ pub fn past_band(limits: &Limits, metric: Metric, value: u64) -> bool {
 /// file is judged by its own limits (its tier's, docs/src/reference/documents.md#pins-and-tiers). A value whose metric has no
 /// limit gives no finding.
 pub fn file(limits: &Limits, values: &[UnitValue], allowances: &Allowances) -> Vec<Finding> {
-    let values = values.iter().map(UnitValue::as_ref);
+    let values = values.iter().map(|v| (v.as_ref(), None));
     judged(limits, values, allowances, false, |_| true)
 }
 
 /// [`file`] for the values of a file new since the base: its `file_bytes` is judged
 /// against the new-file limit (docs/src/reference/documents.md#pins-and-tiers).
 pub fn new_file(limits: &Limits, values: &[UnitValue], allowances: &Allowances) -> Vec<Finding> {
-    let values = values.iter().map(UnitValue::as_ref);
+    let values = values.iter().map(|v| (v.as_ref(), None));
     judged(limits, values, allowances, true, |_| true)
+}
+
+/// [`file`] (or [`new_file`], when `new`) for the values [`grouped`] gives: a value
+/// marked [`SameName`] is judged without allowance, and its finding says why.
+pub fn file_grouped(
+    limits: &Limits,
+    values: &[(UnitValue, Option<SameName>)],
+    allowances: &Allowances,
+    new: bool,
+) -> Vec<Finding> {
+    let values = values.iter().map(|(v, same)| (v.as_ref(), *same));
+    judged(limits, values, allowances, new, |_| true)
 }
 
 /// [`file`], keeping only the findings whose status is not ok: what `measure` counts and
 /// `--check` decides on.
 pub fn file_past(limits: &Limits, values: &[ValueRef], allowances: &Allowances) -> Vec<Finding> {
-    let values = values.iter().copied();
+    let values = values.iter().map(|v| (*v, None));
     judged(limits, values, allowances, false, |v| {
         v.status != Status::Ok
     })
@@ -233,21 +253,29 @@ pub fn file_past(limits: &Limits, values: &[ValueRef], allowances: &Allowances) 
 
 fn judged<'v>(
     limits: &Limits,
-    values: impl Iterator<Item = ValueRef<'v>>,
+    values: impl Iterator<Item = (ValueRef<'v>, Option<SameName>)>,
     allowances: &Allowances,
     new: bool,
     keep: impl Fn(&Verdict) -> bool,
 ) -> Vec<Finding> {
     let mut own: Option<(&str, Limits, Allowances)> = None;
+    let none = Allowances::default();
     values
-        .filter_map(|v| {
+        .filter_map(|(v, same_name)| {
             if own.as_ref().is_none_or(|(path, _, _)| *path != v.path) {
                 let limits = limits.for_file(v.path, new);
                 own = Some((v.path, limits, allowances.for_file(v.path)));
             }
             let (_, file_limits, allowances) = own.as_ref()?;
+            // Past its group's count at the base, a unit has no entry of any kind.
+            let allowances = if same_name.is_some() {
+                &none
+            } else {
+                allowances
+            };
             let allowance = allowances.get(v.path, v.unit, v.metric);
             let mut judged = verdict(file_limits, v.metric, v.value, allowance)?;
+            judged.same_name = same_name;
             match accepted_raise(allowances, &v, &judged) {
                 Some(Ok(raised)) => {
                     judged = verdict(file_limits, v.metric, v.value, Some(raised))?;

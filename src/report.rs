@@ -47,7 +47,7 @@ pub fn finding_detail(f: impl Into<Verdict>) -> String {
             r.to, r.bound
         )
     });
-    let refused = refused.unwrap_or_default();
+    let refused = refused.unwrap_or_default() + &same_name_note(&f);
     if let (true, Some(pin)) = (f.pin_growth(), f.baseline) {
         let delta = f.value - pin;
         return format!(
@@ -62,6 +62,22 @@ pub fn finding_detail(f: impl Into<Verdict>) -> String {
     detail.push_str(&refused);
     detail.push(')');
     detail
+}
+
+/// `; 2 units share this name where the base had 1: its baseline entry covers the
+/// largest 1`, on an excess judged without allowance for that reason; empty otherwise.
+fn same_name_note(f: &Verdict) -> String {
+    let Some(same) = f.same_name.filter(|_| f.status == Status::Excess) else {
+        return String::new();
+    };
+    let units = match same.units {
+        1 => "1 unit has this name".to_string(),
+        n => format!("{n} units share this name"),
+    };
+    match same.at_base {
+        0 => format!("; {units} where the base had none: its baseline entry covers none"),
+        n => format!("; {units} where the base had {n}: its baseline entry covers the largest {n}"),
+    }
 }
 
 /// A short status word with its numbers, for `measure`'s text output.

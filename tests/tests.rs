@@ -22,6 +22,7 @@ mod gate_bases;
 mod gate_contracts;
 mod gate_docs;
 mod gate_git_edges;
+mod gate_groups;
 mod gate_integrity;
 mod gate_terms;
 mod git_feed;

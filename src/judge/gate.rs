@@ -110,9 +110,12 @@ pub fn terms_from(base: &[ContextTerms], branch: Option<&[ContextTerms]>) -> Ter
 /// repository see a unit once each, docs/src/reference/gate.md step 5; a file's same-named units are one),
 /// the worse status breaking a tie; sorted by path, unit and metric.
 pub fn worst(findings: impl IntoIterator<Item = Finding>) -> Vec<Finding> {
-    let mut worst: BTreeMap<(String, String, Metric), Finding> = BTreeMap::new();
+    // A same-name group's units past its count at the base are a value of their own.
+    type Key = (String, String, Metric, bool);
+    let mut worst: BTreeMap<Key, Finding> = BTreeMap::new();
     for f in findings {
-        let key = (f.path.clone(), f.unit.clone(), f.verdict.metric);
+        let beyond = f.verdict.same_name.is_some();
+        let key = (f.path.clone(), f.unit.clone(), f.verdict.metric, beyond);
         let rank = |f: &Finding| (f.verdict.value, f.verdict.status);
         if worst.get(&key).is_none_or(|w| rank(&f) > rank(w)) {
             worst.insert(key, f);

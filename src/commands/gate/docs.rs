@@ -83,7 +83,10 @@ fn judge_importer(
         .extend(m.warnings.iter().map(|w| format!("{path}: {w}")));
     let mut loaded = m.values();
     loaded.retain(|v| reached.contains(&v.metric));
+    let loaded = loaded.into_iter().map(|v| (v, None)).collect();
     sb.findings
-        .extend(judge_file(judging.terms, owner, &loaded, None, false));
+        .extend(judge_file(judging.terms, owner, None, false, |_| {
+            Ok(loaded)
+        })?);
     Ok(())
 }

@@ -12,7 +12,7 @@ use super::{Fate, JudgedAs, Sandbox};
 use crate::baseline::Allowances;
 use crate::cache::Cache;
 use crate::git::{Change, ChangeKind};
-use crate::judge::{self, Finding};
+use crate::judge::{self, BaseCounts, Finding, SameName};
 use crate::measure::{self, Imports, Options};
 use crate::model::{
     FileMeasure, FileOutcome, Language, LeftOutReason, Metric, SkipReason, UnitValue,
@@ -166,7 +166,7 @@ impl<'a> Judging<'a> {
                     }
                 }
                 sb.judged.insert(path.to_string());
-                self.judge_measured(sb, owner, &m, from, *kind == ChangeKind::Added);
+                self.judge_measured(sb, owner, &m, from, *kind == ChangeKind::Added)?;
                 Fate::Judged {
                     how: JudgedAs::of(kind),
                     context: owner.context.name.clone(),
@@ -190,21 +190,42 @@ impl<'a> Judging<'a> {
         )
     }
 
-    /// Judges every value of a measured file (its warnings go to the report too).
+    /// Judges every value of a measured file (its warnings go to the report too). A
+    /// same-name group with an entry is judged by its count at the base (the base's
+    /// version measured only then, docs/src/reference/gate.md#integrity).
     fn judge_measured(
         &self,
         sb: &mut Sandbox,
         owner: &ContextTerms,
-        m: &crate::model::FileMeasure,
+        m: &FileMeasure,
         from: Option<&str>,
         new: bool,
-    ) {
+    ) -> Result<()> {
         let path = &m.path;
         let warnings = m.warnings.iter().chain(&m.syntax_errors);
         sb.warnings.extend(warnings.map(|w| format!("{path}: {w}")));
         note_changed_imports(self, sb, owner, m);
-        sb.findings
-            .extend(judge_file(self.terms, owner, &m.values(), from, new));
+        let findings = judge_file(self.terms, owner, from, new, |allowances| {
+            let has_entry = |unit: &str, metric| allowances.get(path, unit, metric).is_some();
+            let counts = match judge::needs_base_counts(m, has_entry) {
+                true => self.base_counts(path, from)?,
+                false => None,
+            };
+            Ok(judge::grouped(m, counts.as_ref(), has_entry))
+        })?;
+        sb.findings.extend(findings);
+        Ok(())
+    }
+
+    /// How many units of each name the base's version of the file (at its old path, for a
+    /// rename) holds: none of any where the base has no such file, `None` (not counted)
+    /// where the base's version wasn't measured.
+    fn base_counts(&self, path: &str, from: Option<&str>) -> Result<Option<BaseCounts>> {
+        Ok(match self.at_base(path, from)? {
+            None => Some(BaseCounts::default()),
+            Some(FileOutcome::Measured(base)) => Some(BaseCounts::of(&base)),
+            Some(_) => None,
+        })
     }
 
     /// True when the base's version of the file (at its old path, for a rename) was
@@ -274,15 +295,17 @@ fn hidden_code(m: &FileMeasure) -> Option<Unmeasurable> {
 /// A file `new` since the base is judged by the new-file limit (docs/src/reference/documents.md#pins-and-tiers). Every judged
 /// value is kept: the merge sorts excesses, divergences and what can tighten from the
 /// rest.
+/// `values` are given the allowances they are judged with (a same-name group's count
+/// depends on its entry).
 pub(super) fn judge_file(
     terms: &Terms,
     owner: &ContextTerms,
-    values: &[UnitValue],
     from: Option<&str>,
     new: bool,
-) -> Vec<Finding> {
+    values: impl FnOnce(&Allowances) -> Result<Vec<(UnitValue, Option<SameName>)>>,
+) -> Result<Vec<Finding>> {
     let Some(limits) = owner.limits.as_ref() else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let old_owner = from.and_then(|from| Some((from, terms.owner(from)?)));
     let renamed_from = old_owner.and_then(|(from, o)| Some((from, o.baseline.as_ref()?)));
@@ -294,11 +317,8 @@ pub(super) fn judge_file(
         accepted: owner.branch_baseline.as_ref(),
         renamed_limits: renamed_limits.as_ref(),
     };
-    if new {
-        judge::new_file(limits, values, &allowances)
-    } else {
-        judge::file(limits, values, &allowances)
-    }
+    let values = values(&allowances)?;
+    Ok(judge::file_grouped(limits, &values, &allowances, new))
 }
 
 /// The paths the working tree holds that differ from the base: added, modified, and the
