@@ -21,8 +21,8 @@ use crate::model::{Language, Metric, UnitValue, ValueRef};
 
 pub use carry::carried;
 pub use gate::{
-    base_has_no_terms, base_is_head, gate_status, terms_from, unjudged, worst, GateStatus,
-    SinceHead, TermsFrom,
+    base_has_no_terms, base_is_head, gate_status, terms_from, terms_warnings, unjudged, worst,
+    GateStatus, SinceHead, TermsFrom, TermsWarning,
 };
 pub use groups::{grouped, needs_base_counts, BaseCounts, SameName};
 pub use review::{loosens, tightenable};

@@ -194,23 +194,40 @@ pub struct UnknownKey {
     pub line: usize,
 }
 
-impl fmt::Display for UnknownKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // A key with a space, tab or other invisible character in it is quoted and
-        // escaped (`"file\u{a0}lines"`): shown bare it would read as a known key.
+impl UnknownKey {
+    /// The key as messages show it: a key with a space, tab or other invisible character
+    /// in it is quoted and escaped (`"file\u{a0}lines"`): shown bare it would read as a
+    /// known key.
+    pub fn shown(&self) -> String {
         let plain = !self.key.is_empty()
             && self
                 .key
                 .chars()
                 .all(|c| !c.is_whitespace() && !c.is_control() && c != '"');
-        let key = if plain {
+        if plain {
             self.key.clone()
         } else {
             format!("{:?}", self.key)
-        };
+        }
+    }
+
+    /// The known key it most likely meant, if one is near.
+    pub fn meant(&self) -> Option<&'static str> {
+        crate::nearest::nearest(&self.key, &known_keys())
+    }
+}
+
+impl fmt::Display for UnknownKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let known = known_keys();
-        write!(f, "{}:{}: unknown Limits key {key}", self.file, self.line)?;
-        if let Some(meant) = crate::nearest::nearest(&self.key, &known) {
+        write!(
+            f,
+            "{}:{}: unknown Limits key {}",
+            self.file,
+            self.line,
+            self.shown()
+        )?;
+        if let Some(meant) = self.meant() {
             write!(f, ": did you mean {meant}?")?;
         }
         write!(f, " (known: {})", known.join(", "))

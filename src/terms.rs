@@ -6,7 +6,7 @@ use anyhow::Result;
 
 use crate::baseline::{tsv, Allowances, Baseline};
 use crate::context::{self, Context, Contexts};
-use crate::limits::{self, Limits};
+use crate::limits::{self, Limits, UnknownKey};
 use crate::model::Metric;
 use crate::source::{Entry, FileSource};
 
@@ -24,8 +24,8 @@ pub struct ContextTerms {
     pub principles_found: bool,
     /// Why `principles.md` limits nothing, when it is there and does.
     pub no_limits: Option<limits::NoLimits>,
-    /// Unknown keys of principles.md as `file:line: unknown key "x"` messages.
-    pub unknown_keys: Vec<String>,
+    /// Unknown keys of principles.md, each with its file and line.
+    pub unknown_keys: Vec<UnknownKey>,
     pub baseline: Option<Baseline>,
     /// The branch's baseline, read only by `gate --accept-growth` (docs/src/reference/documents.md#pins-and-tiers).
     pub branch_baseline: Option<Baseline>,
@@ -59,17 +59,18 @@ impl Terms {
     /// What reading them warned of: the readers' warnings (duplicate baseline entries,
     /// links not followed), then each context's unknown Limits keys (docs/src/reference/limits.md).
     pub fn all_warnings(&self) -> Vec<String> {
-        let unknown = self.contexts.iter().flat_map(|c| c.unknown_keys.iter());
-        self.warnings.iter().chain(unknown).cloned().collect()
+        let unknown = self.contexts.iter().flat_map(|c| &c.unknown_keys);
+        let unknown = unknown.map(ToString::to_string);
+        self.warnings.iter().cloned().chain(unknown).collect()
     }
 
     /// Refuses unknown Limits keys, every one named (file, line, key, the nearest known
     /// key): what `limits` validates and the baseline commands write down (docs/src/reference/limits.md).
     pub fn refuse_unknown_keys(&self) -> Result<()> {
-        let unknown: Vec<&str> = self
+        let unknown: Vec<String> = self
             .contexts
             .iter()
-            .flat_map(|c| c.unknown_keys.iter().map(String::as_str))
+            .flat_map(|c| c.unknown_keys.iter().map(ToString::to_string))
             .collect();
         if unknown.is_empty() {
             return Ok(());
@@ -225,7 +226,7 @@ fn load_one(
     let (declared, unknown_keys, no_limits) = match read {
         Some(read) => {
             warnings.extend(read.warnings.iter().cloned());
-            let unknown: Vec<String> = read.unknown_keys.iter().map(|k| k.to_string()).collect();
+            let unknown = read.unknown_keys.clone();
             let workdir = ctx.workdir.clone();
             (
                 Limits {

@@ -309,6 +309,7 @@ fn json_has_every_field_of_the_spec() {
             "terms_changed": [],
             "tightenable": [],
             "accepted_growth": [],
+            "terms_warnings": [],
             "terms_from": "base",
         })
     );

@@ -25,6 +25,7 @@ mod gate_git_edges;
 mod gate_groups;
 mod gate_integrity;
 mod gate_terms;
+mod gate_terms_warnings;
 mod git_feed;
 mod hook;
 mod hostile_inputs;

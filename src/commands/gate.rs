@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::cache;
 use crate::git::{BaseOutcome, BaseTrial, ChangeKind};
-use crate::judge::{Finding, GateStatus, TermsFrom};
+use crate::judge::{Finding, GateStatus, TermsFrom, TermsWarning};
 use crate::measure::Options;
 use crate::model::{LeftOutReason, SkipReason};
 use crate::reason::{FileReason, NotJudgedReason, Unmeasurable};
@@ -184,12 +184,17 @@ pub struct GateReport {
     /// Whose terms judged: the base's, or the branch's own on the adoption pull request
     /// (docs/src/reference/gate.md#adoption).
     pub terms_from: TermsFrom,
+    /// What leaves a judged context's terms short of what they say (an unknown Limits
+    /// key at the base), sorted (docs/src/reference/gate.md#terms-warnings).
+    pub terms_warnings: Vec<TermsWarning>,
 }
 
 impl GateReport {
     /// `1` when failed, or not judged under `--require-judged`; else `0`.
     pub fn exit(&self, require_judged: bool) -> Exit {
-        self.status.exit(require_judged)
+        let mut entries = self.not_judged.iter();
+        let partly = entries.any(|n| n.reason.told_as_terms_warning());
+        self.status.exit(require_judged, partly)
     }
 }
 
@@ -216,6 +221,7 @@ pub(crate) struct Sandbox {
     cache: cache::Stats,
     terms_changed: Vec<TermChange>,
     terms_from: TermsFrom,
+    terms_warnings: Vec<TermsWarning>,
 }
 
 impl Sandbox {

@@ -11,6 +11,48 @@ use crate::reason::NotJudgedReason;
 use crate::terms::ContextTerms;
 use crate::Exit;
 
+/// A warning about the terms a context is judged by (docs/src/reference/gate.md#terms-warnings):
+/// the gate lists it in every format and counts it as partial judging. JSON: `{"context",
+/// "file", "line", "key", "detail"}`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct TermsWarning {
+    pub context: String,
+    pub file: String,
+    pub line: usize,
+    pub key: String,
+    /// What it means, without the file and line: `unknown Limits key function_line (did
+    /// you mean function_lines?): that limit is not in force`.
+    pub detail: String,
+    /// Why the context is judged only in part (`not_judged[].reason`).
+    #[serde(skip)]
+    pub reason: NotJudgedReason,
+}
+
+/// The terms warnings of the judged contexts among `contexts`: each unknown Limits key
+/// turns off the limit it meant, silently but for this (docs/src/reference/gate.md#terms-warnings).
+pub fn terms_warnings(contexts: &[ContextTerms]) -> Vec<TermsWarning> {
+    let judged = contexts.iter().filter(|c| unjudged(c).is_none());
+    judged
+        .flat_map(|c| {
+            c.unknown_keys.iter().map(|u| {
+                let meant = u.meant().map(|m| format!(" (did you mean {m}?)"));
+                TermsWarning {
+                    context: c.context.name.clone(),
+                    file: u.file.clone(),
+                    line: u.line,
+                    key: u.key.clone(),
+                    detail: format!(
+                        "unknown Limits key {}{}: that limit is not in force",
+                        u.shown(),
+                        meant.unwrap_or_default()
+                    ),
+                    reason: NotJudgedReason::UnknownLimitsKey,
+                }
+            })
+        })
+        .collect()
+}
+
 /// What a gate run comes to. JSON: `passed`, `failed`, `not_judged`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -30,11 +72,13 @@ impl GateStatus {
         }
     }
 
-    /// `1` when failed, or when not judged and `--require-judged` asks for it; else `0`.
-    pub fn exit(self, require_judged: bool) -> Exit {
+    /// `1` when failed, or, when `--require-judged` asks for it, when not judged or
+    /// judged only in part (`partly`: a terms warning left a limit out of force); else `0`.
+    pub fn exit(self, require_judged: bool, partly: bool) -> Exit {
         match self {
             GateStatus::Failed => Exit::Findings,
             GateStatus::NotJudged if require_judged => Exit::Findings,
+            GateStatus::Passed if require_judged && partly => Exit::Findings,
             _ => Exit::Pass,
         }
     }

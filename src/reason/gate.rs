@@ -25,10 +25,13 @@ pub enum NotJudgedReason {
     GitFailed,
     /// The base's merge-base with HEAD is HEAD itself: nothing committed is compared.
     BaseIsHead,
+    /// A judged context's terms at the base hold a key outside the closed list of Limits
+    /// keys: the limit it meant is not in force (judged, but not by all its terms).
+    UnknownLimitsKey,
 }
 
 impl NotJudgedReason {
-    pub const ALL: [NotJudgedReason; 7] = [
+    pub const ALL: [NotJudgedReason; 8] = [
         NotJudgedReason::NoComparableBase,
         NotJudgedReason::BaseIsHead,
         NotJudgedReason::SandboxNoBase,
@@ -36,6 +39,7 @@ impl NotJudgedReason {
         NotJudgedReason::ContextWithoutLimits,
         NotJudgedReason::ContextWithoutBaseline,
         NotJudgedReason::GitFailed,
+        NotJudgedReason::UnknownLimitsKey,
     ];
 
     /// The sentence every format gives a not-judged entry: `REASON: DETAIL`, or, where
@@ -47,6 +51,13 @@ impl NotJudgedReason {
             NotJudgedReason::BaseIsHead => format!("{self} ({detail})"),
             _ => format!("{self}: {detail}"),
         }
+    }
+
+    /// True for the partial judging a terms warning tells (`unknown-limits-key`): the
+    /// formats that list terms warnings say it there, naming the file and line, rather
+    /// than twice (docs/src/reference/gate.md#terms-warnings).
+    pub fn told_as_terms_warning(self) -> bool {
+        self == NotJudgedReason::UnknownLimitsKey
     }
 }
 
@@ -60,6 +71,7 @@ impl Reason for NotJudgedReason {
             NotJudgedReason::ContextWithoutBaseline => "context-without-baseline",
             NotJudgedReason::GitFailed => "git-failed",
             NotJudgedReason::BaseIsHead => "base-is-head",
+            NotJudgedReason::UnknownLimitsKey => "unknown-limits-key",
         }
     }
 
@@ -74,6 +86,9 @@ impl Reason for NotJudgedReason {
             NotJudgedReason::ContextWithoutBaseline => "no baseline at the merge-base",
             NotJudgedReason::GitFailed => "git couldn't list the changed files",
             NotJudgedReason::BaseIsHead => "the base is HEAD itself",
+            NotJudgedReason::UnknownLimitsKey => {
+                "an unknown Limits key at the base: the limit it meant is not in force"
+            }
         }
     }
 }

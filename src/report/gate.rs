@@ -1,13 +1,17 @@
 //! `gate` output: the text report of docs/src/reference/gate.md, its JSON object, and the `--pr-summary`
 //! Markdown.
 
+mod notes;
+
+pub(crate) use notes::terms_warning_line;
+
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
 use crate::commands::gate::{BaseTried, GateReport, NotJudged};
 use crate::git::BaseOutcome;
-use crate::judge::{Finding, GateStatus, TermsFrom};
+use crate::judge::{Finding, GateStatus, TermsFrom, TermsWarning};
 use crate::model::{LeftOutReason, Metric, SkipReason};
 use crate::reason::{FileReason, Reason as _, Unmeasurable};
 use crate::report::style::{Paint, Role};
@@ -187,13 +191,18 @@ pub fn text(report: &GateReport, paint: Paint) -> String {
             paint.paint(Role::Bad, &listed::unmeasurable_line(u))
         );
     }
-    for nj in &report.not_judged {
+    for nj in report
+        .not_judged
+        .iter()
+        .filter(|n| !n.reason.told_as_terms_warning())
+    {
         let line = format!("structure not judged: {}", nj.sentence());
         let _ = writeln!(out, "{}", paint.paint(Role::Warn, &line));
     }
     if let Some(line) = partly_judged_line(report) {
         let _ = writeln!(out, "{}", paint.paint(Role::Warn, &line));
     }
+    notes::text(report, paint, &mut out);
     contract_lines(report, &mut out);
     if !report.divergences.is_empty() {
         let heading = paint.paint(Role::Warn, "Structure within tolerance:");
@@ -374,6 +383,7 @@ struct GateJson<'a> {
     terms_changed: Vec<review::TermJson<'a>>,
     tightenable: Vec<review::Tightenable<'a>>,
     accepted_growth: Vec<review::Accepted<'a>>,
+    terms_warnings: &'a [TermsWarning],
     terms_from: TermsFrom,
 }
 
@@ -415,6 +425,7 @@ pub fn json(report: &GateReport) -> String {
         terms_changed: review::terms_json(report),
         tightenable: review::tightenable_json(report),
         accepted_growth: review::accepted_json(report),
+        terms_warnings: &report.terms_warnings,
         terms_from: report.terms_from,
     })
 }
@@ -433,6 +444,7 @@ pub fn write_pr_summary(report: &GateReport, path: &std::path::Path) -> anyhow::
 /// that can tighten.
 pub fn pr_summary(report: &GateReport) -> String {
     let mut out = status_markdown(report);
+    notes::pr_summary(report, &mut out);
     let line = |f| {
         let note = imports_note(report, f);
         format!("- `{}` `{}`: {}{note}\n", f.path, f.unit, finding_detail(f))
@@ -492,7 +504,13 @@ fn status_markdown(report: &GateReport) -> String {
             format!("**Structure failed**: {}\n", why.join("; "))
         }
         GateStatus::NotJudged => {
-            let reasons: Vec<String> = report.not_judged.iter().map(NotJudged::sentence).collect();
+            let told = |n: &&NotJudged| !n.reason.told_as_terms_warning();
+            let reasons: Vec<String> = report
+                .not_judged
+                .iter()
+                .filter(told)
+                .map(NotJudged::sentence)
+                .collect();
             format!("**Structure not judged**: {}\n", reasons.join("; "))
         }
     };

@@ -30,7 +30,23 @@ pub fn gate(report: &GateReport) -> String {
             &line,
         ));
     }
-    for n in &super::listed::not_judged(report) {
+    for w in &report.terms_warnings {
+        let line = w.line.to_string();
+        out.push_str(&command(
+            "warning",
+            &[
+                ("file", &w.file),
+                ("line", &line),
+                ("title", "terms warning"),
+            ],
+            &w.detail,
+        ));
+    }
+    let not_judged = super::listed::not_judged(report);
+    for n in not_judged
+        .iter()
+        .filter(|n| !n.reason.told_as_terms_warning())
+    {
         let message = n.sentence();
         out.push_str(&command(
             "warning",

@@ -22,13 +22,17 @@ pub const FINGERPRINT_KEY: &str = "structgateUnit/v1";
 /// skipped and left-out files as tool notifications.
 pub fn gate(report: &GateReport) -> String {
     let findings: Vec<&Finding> = report.excesses.iter().chain(&report.divergences).collect();
-    let mut notes: Vec<Value> = super::listed::not_judged(report)
-        .iter()
-        .map(|n| {
-            let text = format!("structure not judged: {}", n.sentence());
-            notification("warning", &text, None)
-        })
-        .collect();
+    let mut notes: Vec<Value> = report.terms_warnings.iter().map(terms_note).collect();
+    let not_judged = super::listed::not_judged(report);
+    notes.extend(
+        not_judged
+            .iter()
+            .filter(|n| !n.reason.told_as_terms_warning())
+            .map(|n| {
+                let text = format!("structure not judged: {}", n.sentence());
+                notification("warning", &text, None)
+            }),
+    );
     notes.extend(file_notes(&report.skipped, "skipped"));
     notes.extend(file_notes(&report.left_out, "left out"));
     let properties = json!({
@@ -181,6 +185,16 @@ fn notification(level: &str, text: &str, path: Option<&str>) -> Value {
     if let Some(path) = path {
         note["locations"] = json!([location(path, None)]);
     }
+    note
+}
+
+/// A terms warning as a tool notification located at its file and line
+/// (docs/src/reference/gate.md#terms-warnings).
+fn terms_note(w: &crate::judge::TermsWarning) -> Value {
+    let text = super::gate::terms_warning_line(w);
+    let line = u32::try_from(w.line).unwrap_or(u32::MAX);
+    let mut note = notification("warning", &text, None);
+    note["locations"] = json!([location(&w.file, Some((line, line)))]);
     note
 }
 

@@ -36,6 +36,7 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         report.contract_findings.extend(sb.contracts.findings);
         report.files.extend(sb.files);
         report.terms_changed.extend(sb.terms_changed);
+        report.terms_warnings.extend(sb.terms_warnings);
         if sb.terms_from == judge::TermsFrom::Branch {
             report.terms_from = judge::TermsFrom::Branch;
         }
@@ -81,6 +82,12 @@ fn tidy(report: &mut GateReport) {
     by_doc(&mut report.imports_changed);
     by_doc(&mut report.chain_changed);
     sort_dedup(&mut report.contract_findings);
+    sort_dedup(&mut report.terms_warnings);
+    // Sandboxes of one repository warn of the same terms: each partial judging once.
+    let mut seen = BTreeSet::new();
+    report
+        .not_judged
+        .retain(|n| !n.reason.told_as_terms_warning() || seen.insert(n.detail.clone()));
     // Sandboxes of one branch report the same terms changes: each once, in their order.
     let mut seen = BTreeSet::new();
     report.terms_changed.retain(|c| seen.insert(c.clone()));

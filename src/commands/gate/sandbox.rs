@@ -133,13 +133,17 @@ impl AtBase {
         warnings.extend(base_warnings(&terms, source)?);
         let growth = (request.accept_growth, work.source());
         read_branch_baselines(&mut terms, growth, &mut warnings)?;
+        let terms_warnings = judge::terms_warnings(&terms.contexts);
+        let mut not_judged = no_judged_context(judged, &found);
+        not_judged.extend(terms_warnings.iter().map(partly_judged));
         let sandbox = Sandbox {
             base: Some((base.clone(), found.via.clone())),
             contexts: context_states(&terms),
             warnings,
-            not_judged: no_judged_context(judged, &found),
+            not_judged,
             bases: found.bases,
             terms_from: from,
+            terms_warnings,
             ..Sandbox::default()
         };
         let at = AtBase {
@@ -251,6 +255,15 @@ fn no_judged_context(judged: bool, found: &super::base::Found) -> Vec<NotJudged>
         .collect()
 }
 
+/// The `not_judged` entry of a terms warning: judged, but not by every term
+/// (docs/src/reference/gate.md#terms-warnings).
+fn partly_judged(w: &judge::TermsWarning) -> NotJudged {
+    NotJudged {
+        reason: w.reason,
+        detail: format!("context {}: {}:{}: {}", w.context, w.file, w.line, w.detail),
+    }
+}
+
 /// True when some context has Limits and a baseline in `terms`.
 pub(super) fn judges(terms: &Terms) -> bool {
     terms.contexts.iter().any(|c| judge::unjudged(c).is_none())
@@ -295,7 +308,13 @@ fn context_states(terms: &Terms) -> Vec<ContextState> {
 /// name that their tree (the base's, or the branch's on adoption) doesn't hold: reported,
 /// not fatal, since the base's terms are what they are.
 fn base_warnings(terms: &Terms, tree: &dyn FileSource) -> Result<Vec<String>> {
-    let mut warnings = terms.all_warnings();
+    // A judged context's unknown Limits keys are terms warnings, in the report itself.
+    let unjudged = terms
+        .contexts
+        .iter()
+        .filter(|c| judge::unjudged(c).is_some());
+    let unknown = unjudged.flat_map(|c| c.unknown_keys.iter().map(ToString::to_string));
+    let mut warnings: Vec<String> = terms.warnings.iter().cloned().chain(unknown).collect();
     for ctx in &terms.contexts {
         for missing in crate::context::missing_sources(tree, &ctx.context)? {
             warnings.push(format!(
