@@ -162,8 +162,24 @@ impl Repo {
         })?;
         let id = self.commit_id(base_commit)?;
         let tree = self.tree_of(id)?;
-        changes::list(&self.repo, Some(workdir), tree)
+        changes::list(&self.repo, (Some(workdir), None), tree)
             .with_context(|| format!("listing the changes since commit {base_commit}"))
+    }
+
+    /// What [`Repo::changes`] says of `paths` alone, without listing the working tree:
+    /// the base against the index whole (renames into `paths` included), the working
+    /// tree only at `paths` (docs/src/reference/hook.md#speed).
+    pub fn changes_of(&self, base_commit: &str, paths: &[String]) -> Result<Vec<Change>> {
+        let workdir = self.repo.workdir().ok_or_else(|| {
+            anyhow!(
+                "{}: a bare repository has no working tree to compare with",
+                self.repo.git_dir().display()
+            )
+        })?;
+        let id = self.commit_id(base_commit)?;
+        let tree = self.tree_of(id)?;
+        changes::list(&self.repo, (Some(workdir), Some(paths)), tree)
+            .with_context(|| format!("comparing {} with commit {base_commit}", paths.join(", ")))
     }
 
     /// Every file that differs between `base_commit`'s tree and the index (what a commit
@@ -171,7 +187,7 @@ impl Repo {
     pub fn staged_changes(&self, base_commit: &str) -> Result<Vec<Change>> {
         let id = self.commit_id(base_commit)?;
         let tree = self.tree_of(id)?;
-        changes::list(&self.repo, None, tree)
+        changes::list(&self.repo, (None, None), tree)
             .with_context(|| format!("listing the staged changes since commit {base_commit}"))
     }
 

@@ -2,6 +2,7 @@
 
 mod base;
 mod changes;
+mod changes_of;
 mod history;
 mod scenario;
 mod speed;

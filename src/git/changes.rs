@@ -36,10 +36,11 @@ struct Record {
 }
 
 /// The changed files between `base_tree` and the working tree at `workdir` (or, with
-/// `workdir` `None`, the index: `gate --staged`), sorted.
+/// `workdir` `None`, the index: `gate --staged`), sorted; with `only`, those at these
+/// paths, the working tree looked at there alone (docs/src/reference/hook.md#speed).
 pub(super) fn list(
     repo: &gix::Repository,
-    workdir: Option<&Path>,
+    (workdir, only): (Option<&Path>, Option<&[String]>),
     base_tree: ObjectId,
 ) -> Result<Vec<Change>> {
     let index = repo.index_or_empty().map_err(plain)?;
@@ -57,7 +58,11 @@ pub(super) fn list(
         ledger.tree_index(change)?;
     }
     if let Some(workdir) = workdir {
-        for item in worktree::compare(repo, workdir, &index)? {
+        let seen = match only {
+            Some(paths) => worktree::compare_only(repo, workdir, &index, paths)?,
+            None => worktree::compare(repo, workdir, &index)?,
+        };
+        for item in seen {
             ledger.worktree(item)?;
         }
     }
@@ -75,6 +80,9 @@ pub(super) fn list(
         path,
         kind: ChangeKind::NameNotUtf8,
     }));
+    if let Some(paths) = only {
+        changes.retain(|c| paths.contains(&c.path));
+    }
     changes.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(changes)
 }

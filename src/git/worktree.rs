@@ -20,6 +20,10 @@ use gix::index::fs::Metadata;
 use gix::ObjectId;
 use rayon::prelude::*;
 
+mod only;
+
+pub(super) use only::compare_only;
+
 /// What a path holds, as far as the gate cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Kind {
@@ -83,22 +87,48 @@ fn tracked(
             if conflicted && i > 0 && entries[i - 1].0 == path {
                 return None;
             }
-            let abs = workdir.join(gix::path::from_bstr(path).ok()?);
-            let (disk, meta) = probe.at(path, &abs);
-            if entry.flags.contains(Flags::INTENT_TO_ADD) {
-                let now = disk.kind()?;
-                let path = path.to_owned();
-                return Some(Seen::Untracked { path, now });
-            }
-            let sparse = disk == Disk::Missing && entry.flags.contains(Flags::SKIP_WORKTREE);
-            let changed = conflicted || !sparse && differs(repo, &abs, entry, (disk, meta), index);
-            changed.then(|| Seen::Tracked {
-                path: path.to_owned(),
-                now: disk.kind(),
-            })
+            let checked = Checked {
+                repo,
+                probe,
+                workdir,
+            };
+            checked.entry(path, entry, index)
         })
         .flatten()
         .collect()
+}
+
+/// What one index entry's check needs.
+struct Checked<'a> {
+    repo: &'a gix::Repository,
+    probe: &'a mut Probe,
+    workdir: &'a Path,
+}
+
+impl Checked<'_> {
+    /// How the working tree differs from the index entry at `path` (the first of a
+    /// conflicted path's entries), if it does.
+    fn entry(
+        self,
+        path: &BStr,
+        entry: &gix::index::Entry,
+        index: &gix::index::File,
+    ) -> Option<Seen> {
+        let conflicted = entry.stage_raw() != 0;
+        let abs = self.workdir.join(gix::path::from_bstr(path).ok()?);
+        let (disk, meta) = self.probe.at(path, &abs);
+        if entry.flags.contains(Flags::INTENT_TO_ADD) {
+            let now = disk.kind()?;
+            let path = path.to_owned();
+            return Some(Seen::Untracked { path, now });
+        }
+        let sparse = disk == Disk::Missing && entry.flags.contains(Flags::SKIP_WORKTREE);
+        let changed = conflicted || !sparse && differs(self.repo, &abs, entry, (disk, meta), index);
+        changed.then(|| Seen::Tracked {
+            path: path.to_owned(),
+            now: disk.kind(),
+        })
+    }
 }
 
 /// Whether the working tree's `disk` at `abs` holds something other than `entry`.

@@ -28,9 +28,10 @@ impl Judged {
         base: &str,
         only: Option<&[String]>,
     ) -> Result<Vec<Change>> {
-        let mut changes = match self {
-            Judged::WorkTree(_) => repo.changes(base)?,
-            Judged::Index(_) => repo.staged_changes(base)?,
+        let mut changes = match (self, only) {
+            (Judged::WorkTree(_), Some(only)) => return repo.changes_of(base, only),
+            (Judged::WorkTree(_), None) => repo.changes(base)?,
+            (Judged::Index(_), _) => repo.staged_changes(base)?,
         };
         if let Some(only) = only {
             changes.retain(|c| only.contains(&c.path));
