@@ -11,7 +11,7 @@ use serde::ser::{Serialize, SerializeStruct as _, Serializer};
 mod gate;
 mod measure;
 
-pub use gate::{NotJudgedReason, Unmeasurable};
+pub use gate::{NotJudgedReason, Unmeasurable, GENERATED_CLAIM};
 pub use measure::{LeftOutReason, SkipReason, NAME_BUDGET_BYTES};
 
 /// A reason with a stable code, as cargo-deny gives its diagnostics.

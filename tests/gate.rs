@@ -311,6 +311,7 @@ fn json_has_every_field_of_the_spec() {
             "accepted_growth": [],
             "terms_warnings": [],
             "terms_from": "base",
+            "generated_claims": [],
         })
     );
 }

@@ -26,6 +26,7 @@ mod gate_groups;
 mod gate_integrity;
 mod gate_terms;
 mod gate_terms_warnings;
+mod gate_unseen;
 mod git_feed;
 mod hook;
 mod hostile_inputs;

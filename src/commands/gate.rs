@@ -187,6 +187,9 @@ pub struct GateReport {
     /// What leaves a judged context's terms short of what they say (an unknown Limits
     /// key at the base), sorted (docs/src/reference/gate.md#terms-warnings).
     pub terms_warnings: Vec<TermsWarning>,
+    /// New files judged although their own header says they are generated, sorted
+    /// (docs/src/reference/gate.md#integrity).
+    pub generated_claims: Vec<String>,
 }
 
 impl GateReport {
@@ -222,6 +225,7 @@ pub(crate) struct Sandbox {
     terms_changed: Vec<TermChange>,
     terms_from: TermsFrom,
     terms_warnings: Vec<TermsWarning>,
+    generated_claims: Vec<String>,
 }
 
 impl Sandbox {

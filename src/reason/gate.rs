@@ -105,6 +105,12 @@ impl Serialize for NotJudgedReason {
     }
 }
 
+/// What the gate says of a file new on the branch that it judged although the file's own
+/// header says it is generated (docs/src/reference/gate.md#integrity).
+pub const GENERATED_CLAIM: &str = "judged although it says it is generated: new files are \
+                                   left out as generated only by the base's path rules and \
+                                   exclude globs";
+
 /// Why a changed file fails the gate unmeasured (docs/src/reference/gate.md#integrity): the branch gave it a form
 /// structgate skips, or C# whose structure the compiler reads differently from the
 /// grammar.

@@ -3,7 +3,7 @@
 
 mod notes;
 
-pub(crate) use notes::terms_warning_line;
+pub(crate) use notes::{claim_line, terms_warning_line};
 
 use std::fmt::Write as _;
 
@@ -385,6 +385,7 @@ struct GateJson<'a> {
     accepted_growth: Vec<review::Accepted<'a>>,
     terms_warnings: &'a [TermsWarning],
     terms_from: TermsFrom,
+    generated_claims: Vec<notes::ClaimJson<'a>>,
 }
 
 fn gate_findings<'a>(report: &'a GateReport, list: &'a [Finding]) -> Vec<GateFinding<'a>> {
@@ -427,6 +428,7 @@ pub fn json(report: &GateReport) -> String {
         accepted_growth: review::accepted_json(report),
         terms_warnings: &report.terms_warnings,
         terms_from: report.terms_from,
+        generated_claims: notes::claims_json(report),
     })
 }
 
@@ -484,6 +486,7 @@ pub fn pr_summary(report: &GateReport) -> String {
             out.push_str(&line(f));
         }
     }
+    notes::claims_pr_summary(report, &mut out);
     files_markdown(report, &mut out);
     review::pr_summary(report, &mut out);
     out

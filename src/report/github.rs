@@ -30,18 +30,7 @@ pub fn gate(report: &GateReport) -> String {
             &line,
         ));
     }
-    for w in &report.terms_warnings {
-        let line = w.line.to_string();
-        out.push_str(&command(
-            "warning",
-            &[
-                ("file", &w.file),
-                ("line", &line),
-                ("title", "terms warning"),
-            ],
-            &w.detail,
-        ));
-    }
+    out.push_str(&terms_warnings(report));
     let not_judged = super::listed::not_judged(report);
     for n in not_judged
         .iter()
@@ -54,6 +43,7 @@ pub fn gate(report: &GateReport) -> String {
             &message,
         ));
     }
+    out.push_str(&claims(report));
     out.push_str(&file_notices(&report.skipped, "skipped"));
     out.push_str(&file_notices(&report.left_out, "left out"));
     let plain = [
@@ -67,6 +57,34 @@ pub fn gate(report: &GateReport) -> String {
     }
     for line in super::gate::renamed_lines(report) {
         let _ = writeln!(out, "{line}");
+    }
+    out
+}
+
+/// `::warning` at the file and line of each terms warning (docs/src/reference/gate.md#terms-warnings).
+fn terms_warnings(report: &GateReport) -> String {
+    let mut out = String::new();
+    for w in &report.terms_warnings {
+        let line = w.line.to_string();
+        let props = [
+            ("file", w.file.as_str()),
+            ("line", &line),
+            ("title", "terms warning"),
+        ];
+        out.push_str(&command("warning", &props, &w.detail));
+    }
+    out
+}
+
+/// `::notice` on each new file judged although it says it is generated.
+fn claims(report: &GateReport) -> String {
+    let mut out = String::new();
+    for path in &report.generated_claims {
+        let props = [
+            ("file", path.as_str()),
+            ("title", "judged although generated"),
+        ];
+        out.push_str(&command("notice", &props, crate::reason::GENERATED_CLAIM));
     }
     out
 }

@@ -33,6 +33,10 @@ pub fn gate(report: &GateReport) -> String {
                 notification("warning", &text, None)
             }),
     );
+    notes.extend(report.generated_claims.iter().map(|path| {
+        let text = super::gate::claim_line(path);
+        notification("note", &text, Some(path))
+    }));
     notes.extend(file_notes(&report.skipped, "skipped"));
     notes.extend(file_notes(&report.left_out, "left out"));
     let properties = json!({

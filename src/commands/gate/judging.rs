@@ -152,8 +152,9 @@ impl<'a> Judging<'a> {
         let Some(bytes) = self.work.source().read(path)? else {
             return Ok(Fate::Skipped(self.unread_reason(path)?));
         };
+        let header_at_base = self.generated_at_base(from.unwrap_or(path))?;
         let options = Options {
-            honour_generated_header: self.generated_at_base(from.unwrap_or(path))?,
+            honour_generated_header: header_at_base == Some(true),
             ..self.options
         };
         let imports = self.terms.reads_imports(path).then_some(&self.imports);
@@ -166,6 +167,9 @@ impl<'a> Judging<'a> {
                     }
                 }
                 sb.judged.insert(path.to_string());
+                if header_at_base.is_none() && claims_generated(path, &bytes) {
+                    sb.generated_claims.push(path.to_string());
+                }
                 self.judge_measured(sb, owner, &m, from, *kind == ChangeKind::Added)?;
                 Fate::Judged {
                     how: JudgedAs::of(kind),
@@ -268,14 +272,21 @@ impl<'a> Judging<'a> {
         })
     }
 
-    /// True when the file at the base carried a generated-code header (or was not there):
-    /// a header new on the branch does not exempt a file (docs/src/reference/gate.md step 3).
-    fn generated_at_base(&self, base_path: &str) -> Result<bool> {
-        Ok(match self.base_tree.read(base_path)? {
-            Some(old) => measure::generated_header(base_path, &String::from_utf8_lossy(&old)),
-            None => true,
-        })
+    /// Whether the file at the base carried a generated-code header; `None` when the base
+    /// has no such file. Only a header the base had leaves a file out: one new on the
+    /// branch, on a changed file or a new one, exempts nothing (docs/src/reference/gate.md
+    /// step 3, #integrity).
+    fn generated_at_base(&self, base_path: &str) -> Result<Option<bool>> {
+        Ok(self
+            .base_tree
+            .read(base_path)?
+            .map(|old| claims_generated(base_path, &old)))
     }
+}
+
+/// True when the file's own bytes carry a generated-code header.
+fn claims_generated(path: &str, bytes: &[u8]) -> bool {
+    measure::generated_header(path, &String::from_utf8_lossy(bytes))
 }
 
 /// Where a measured file holds code the compiler may read differently from the grammar

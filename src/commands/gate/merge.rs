@@ -37,6 +37,7 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         report.files.extend(sb.files);
         report.terms_changed.extend(sb.terms_changed);
         report.terms_warnings.extend(sb.terms_warnings);
+        report.generated_claims.extend(sb.generated_claims);
         if sb.terms_from == judge::TermsFrom::Branch {
             report.terms_from = judge::TermsFrom::Branch;
         }
@@ -83,6 +84,7 @@ fn tidy(report: &mut GateReport) {
     by_doc(&mut report.chain_changed);
     sort_dedup(&mut report.contract_findings);
     sort_dedup(&mut report.terms_warnings);
+    sort_dedup(&mut report.generated_claims);
     // Sandboxes of one repository warn of the same terms: each partial judging once.
     let mut seen = BTreeSet::new();
     report

@@ -1,11 +1,15 @@
 //! What the gate says beside its findings about the terms it judged by and the files it
-//! was shown (docs/src/reference/gate.md#terms-warnings): the terms warnings, in text and
-//! in the `--pr-summary`.
+//! was shown (docs/src/reference/gate.md#terms-warnings, #integrity): the terms warnings
+//! and the new files judged although they say they are generated, in text, JSON and the
+//! `--pr-summary`.
 
 use std::fmt::Write as _;
 
 use crate::commands::gate::GateReport;
+use serde::Serialize;
+
 use crate::judge::TermsWarning;
+use crate::reason::GENERATED_CLAIM;
 use crate::report::style::{Paint, Role};
 
 /// `terms warning: principles.md:11: unknown Limits key function_line (did you mean
@@ -14,8 +18,33 @@ pub(crate) fn terms_warning_line(w: &TermsWarning) -> String {
     format!("terms warning: {}:{}: {}", w.file, w.line, w.detail)
 }
 
-/// The text report's terms warnings, one line each.
+/// `src/x.go: judged although it says it is generated: ...`.
+pub(crate) fn claim_line(path: &str) -> String {
+    format!("{path}: {GENERATED_CLAIM}")
+}
+
+/// One generated claim in the JSON: `{"path", "detail"}`.
+#[derive(Serialize)]
+pub(super) struct ClaimJson<'a> {
+    path: &'a str,
+    detail: &'static str,
+}
+
+pub(super) fn claims_json(report: &GateReport) -> Vec<ClaimJson<'_>> {
+    let paths = report.generated_claims.iter();
+    paths
+        .map(|path| ClaimJson {
+            path,
+            detail: GENERATED_CLAIM,
+        })
+        .collect()
+}
+
+/// The text report's generated claims and terms warnings, one line each.
 pub(super) fn text(report: &GateReport, paint: Paint, out: &mut String) {
+    for path in &report.generated_claims {
+        let _ = writeln!(out, "{}", paint.paint(Role::Warn, &claim_line(path)));
+    }
     for w in &report.terms_warnings {
         let _ = writeln!(out, "{}", paint.paint(Role::Warn, &terms_warning_line(w)));
     }
@@ -29,5 +58,17 @@ pub(super) fn pr_summary(report: &GateReport, out: &mut String) {
     out.push_str("\n### Terms warnings\n\n");
     for w in &report.terms_warnings {
         let _ = writeln!(out, "- `{}:{}`: {}", w.file, w.line, w.detail);
+    }
+}
+
+/// The `--pr-summary`'s `### Judged although they say they are generated`, where there are
+/// any.
+pub(super) fn claims_pr_summary(report: &GateReport, out: &mut String) {
+    if report.generated_claims.is_empty() {
+        return;
+    }
+    out.push_str("\n### Judged although they say they are generated\n\n");
+    for path in &report.generated_claims {
+        let _ = writeln!(out, "- `{path}`: {GENERATED_CLAIM}");
     }
 }
