@@ -72,7 +72,12 @@ pub fn measure_file_in(
     let mut outcome = memo.measure(path, bytes, options)?;
     if let (FileOutcome::Measured(m), Some(imports)) = (&mut outcome, imports) {
         if m.language == Language::Markdown {
-            let (loaded, warnings, chain) = imports.document(path, bytes);
+            // A link that leaves the repository: what the document loads can't be told
+            // (docs/src/reference/documents.md#links).
+            let (loaded, warnings, chain) = match imports.document(path, bytes) {
+                Ok(document) => document,
+                Err(link) => return Some(skipped(path, SkipReason::LinkLeaves { link })),
+            };
             m.loaded = Some(loaded);
             m.chain = Some(chain);
             m.warnings.extend(warnings);

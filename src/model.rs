@@ -274,6 +274,10 @@ pub struct Loaded {
     pub bytes: u64,
     /// Every distinct file counted other than the document, repository-relative, sorted.
     pub imports: Vec<String>,
+    /// The symbolic links passed through on the way to them, sorted: the gate re-judges
+    /// the document when one changes (docs/src/reference/documents.md#links).
+    #[serde(default)]
+    pub links: Vec<String>,
 }
 
 /// A Markdown document's chain (docs/src/reference/documents.md#chains): it and every document of the same file name
@@ -285,7 +289,8 @@ pub struct Chain {
     /// The other documents of the chain, repository-relative, root first.
     pub documents: Vec<String>,
     /// Every distinct file counted other than the document (the other documents and every
-    /// file the chain imports), sorted: what the gate re-judges the document for.
+    /// file the chain imports), and the symbolic links passed through on the way to them,
+    /// sorted: what the gate re-judges the document for.
     pub files: Vec<String>,
 }
 

@@ -40,6 +40,40 @@ pub trait FileSource: Sync {
             None => Entry::Missing,
         })
     }
+
+    /// Where the symbolic link at `path` points (the documents' import walk follows links
+    /// as agents' loaders do, docs/src/reference/documents.md#links); `None` when `path`
+    /// is no link. By default, a source holds no links.
+    fn link_target(&self, _path: &str) -> Result<Option<LinkTarget>> {
+        Ok(None)
+    }
+}
+
+/// Where a symbolic link points.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkTarget {
+    /// A path relative to the link's directory, as written (`/`-separated).
+    Relative(String),
+    /// An absolute path inside the source's root, given relative to the root.
+    FromRoot(String),
+    /// An absolute path outside the root, or one that can't be named.
+    Outside,
+}
+
+impl LinkTarget {
+    /// The target a link's text names (a blob's contents in git): absolute ones lead
+    /// outside, since where the repository sits is not known.
+    pub fn of_text(text: &[u8]) -> LinkTarget {
+        let Ok(text) = std::str::from_utf8(text) else {
+            return LinkTarget::Outside;
+        };
+        let drive = text.as_bytes().get(1) == Some(&b':');
+        if text.starts_with(['/', '\\']) || drive || text.is_empty() {
+            LinkTarget::Outside
+        } else {
+            LinkTarget::Relative(text.to_string())
+        }
+    }
 }
 
 /// What a path names in a [`FileSource`].
@@ -232,6 +266,37 @@ impl FileSource for WorkTree {
         "working tree".to_string()
     }
 
+    fn link_target(&self, path: &str) -> Result<Option<LinkTarget>> {
+        let abs = self.abs(path);
+        let is_link = std::fs::symlink_metadata(&abs).is_ok_and(|m| m.file_type().is_symlink());
+        if !is_link {
+            return Ok(None);
+        }
+        let target =
+            std::fs::read_link(&abs).with_context(|| format!("reading the link {path}"))?;
+        if target.is_relative() {
+            return Ok(Some(match target.to_str() {
+                Some(text) => LinkTarget::Relative(text.replace(std::path::MAIN_SEPARATOR, "/")),
+                None => LinkTarget::Outside,
+            }));
+        }
+        let root = self
+            .root
+            .canonicalize()
+            .unwrap_or_else(|_| self.root.clone());
+        let inside = target
+            .strip_prefix(&root)
+            .or_else(|_| target.strip_prefix(&self.root))
+            .ok()
+            .and_then(|rest| {
+                rest.to_str()
+                    .map(|t| t.replace(std::path::MAIN_SEPARATOR, "/"))
+            });
+        Ok(Some(
+            inside.map_or(LinkTarget::Outside, LinkTarget::FromRoot),
+        ))
+    }
+
     fn entry(&self, path: &str) -> Result<Entry> {
         let mut at = self.root.clone();
         let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
@@ -275,12 +340,20 @@ fn is_absent(e: &std::io::Error) -> bool {
 #[derive(Debug, Clone, Default)]
 pub struct MemorySource {
     pub files: std::collections::BTreeMap<String, Vec<u8>>,
+    /// Symbolic links: each path's target as written.
+    pub links: std::collections::BTreeMap<String, String>,
 }
 
 impl MemorySource {
     pub fn with(mut self, path: &str, text: &str) -> Self {
         self.files
             .insert(path.to_string(), text.as_bytes().to_vec());
+        self
+    }
+
+    /// With a symbolic link at `path` whose target is `target`, as written.
+    pub fn with_link(mut self, path: &str, target: &str) -> Self {
+        self.links.insert(path.to_string(), target.to_string());
         self
     }
 }
@@ -316,5 +389,26 @@ impl FileSource for MemorySource {
 
     fn describe(&self) -> String {
         "memory".to_string()
+    }
+
+    fn entry(&self, path: &str) -> Result<Entry> {
+        if self.links.contains_key(path) {
+            return Ok(Entry::Link);
+        }
+        if let Some(bytes) = self.files.get(path) {
+            let len = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+            return Ok(Entry::File { len });
+        }
+        let prefix = format!("{path}/");
+        let holds = |p: &String| path.is_empty() || p.starts_with(&prefix);
+        let dir = self.files.keys().any(holds) || self.links.keys().any(holds);
+        Ok(if dir { Entry::Dir } else { Entry::Missing })
+    }
+
+    fn link_target(&self, path: &str) -> Result<Option<LinkTarget>> {
+        Ok(self
+            .links
+            .get(path)
+            .map(|target| LinkTarget::of_text(target.as_bytes())))
     }
 }

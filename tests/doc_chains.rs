@@ -147,7 +147,7 @@ fn a_changed_import_of_the_chain_rejudges_it_and_unrelated_changes_judge_nothing
 
 #[cfg(unix)]
 #[test]
-fn a_namesake_that_is_a_symbolic_link_is_not_followed() {
+fn a_namesake_that_is_a_symbolic_link_is_read_through_it() {
     let s = tree("chain_bytes: 200\n", "\n");
     s.remove("svc/agents.md");
     s.write("elsewhere/AGENTS.md", &"x".repeat(500));
@@ -159,10 +159,35 @@ fn a_namesake_that_is_a_symbolic_link_is_not_followed() {
         of("svc/api/AGENTS.md"),
         Some((
             "svc/api/AGENTS.md".into(),
-            53,
-            serde_json::json!(["AGENTS.md"])
+            553,
+            serde_json::json!(["AGENTS.md", "svc/AGENTS.md"])
         ))
     );
     // The linked directory's documents are not measured through the link.
     assert_eq!(of("elsewhere/svc/api/AGENTS.md"), None);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_root_agents_md_swapped_for_a_link_outside_the_owned_directories_is_judged() {
+    let s = Scenario::git();
+    s.write("context.yaml", "meta:\n  name: svc\nsources:\n  - svc\n");
+    s.write("principles.md", &principles("chain_bytes: 100\n"));
+    s.write("AGENTS.md", "# Root\n");
+    s.write("svc/AGENTS.md", "# Svc\n");
+    s.cut_feature();
+    // The root AGENTS.md (no context owns it) becomes a link to a new 200-byte file.
+    s.write("notes/big.md", &format!("{}\n", "x".repeat(199)));
+    s.remove("AGENTS.md");
+    std::os::unix::fs::symlink("notes/big.md", s.abs("AGENTS.md")).expect("link");
+    let run = s.gate(&["--require-judged"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        after_base(&run.stdout),
+        [
+            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
+            "svc/AGENTS.md:1 AGENTS.md: chain_bytes 206 > 100 (band 100) \
+             (chain changed: AGENTS.md, notes/big.md)",
+        ]
+    );
 }

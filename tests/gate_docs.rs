@@ -234,3 +234,83 @@ fn an_imported_file_that_is_not_utf8_still_counts_and_its_imports_are_followed()
         serde_json::json!(["shared/more.md", "shared/rules.md", "shared/tone.md"])
     );
 }
+
+/// Replaces `path` in `s` with a symbolic link to `target`.
+#[cfg(unix)]
+fn link(s: &Scenario, path: &str, target: &str) {
+    let _ = std::fs::remove_file(s.abs(path));
+    std::os::unix::fs::symlink(target, s.abs(path)).expect("link");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_import_swapped_for_a_link_to_a_bigger_file_is_read_through_it() {
+    let s = chain();
+    // tone.md (9 bytes) becomes a link to a new 60-byte file no context owns.
+    s.write("outside/tone.md", &format!("{}\n", "x".repeat(59)));
+    link(&s, "shared/tone.md", "../outside/tone.md");
+    let run = s.gate(&["--require-judged"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        after_base(&run.stdout),
+        [
+            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
+            "docs/guide.md:1 guide.md: loaded_bytes 130 > 100 (band 100) \
+             (imports changed: outside/tone.md, shared/tone.md)",
+        ]
+    );
+    assert_eq!(run.stderr, "");
+    // Staged, the link is read from the index as the commit will hold it.
+    s.git_ok(&["add", "-A"]);
+    let staged = s.gate(&["--staged"]);
+    assert_eq!(after_base(&staged.stdout), after_base(&run.stdout));
+    let run = s.run(&["measure", "--format", "json", "docs/guide.md"]);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(
+        (&v["files"][0]["loaded_bytes"], &v["files"][0]["imports"]),
+        (
+            &serde_json::json!(130),
+            &serde_json::json!(["outside/tone.md", "shared/rules.md"])
+        )
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_out_of_the_repository_or_into_git_makes_the_document_unmeasurable() {
+    let outside = tempfile::tempdir().expect("temp dir");
+    std::fs::write(outside.path().join("tone.md"), "x".repeat(5000)).expect("write");
+    let away = outside.path().join("tone.md");
+    for target in [
+        away.to_str().expect("UTF-8"),
+        "../../outside.md",
+        "../.git/config",
+    ] {
+        let s = chain();
+        link(&s, "shared/tone.md", target);
+        let run = s.gate(&["--require-judged"]);
+        assert_eq!(run.code, 1, "{target}: {run:?}");
+        assert_eq!(
+            after_base(&run.stdout),
+            [
+                "structure judged 0 file(s) in 1 context(s): 1 file(s) unmeasurable",
+                "docs/guide.md: unmeasurable (link leaves the repository: shared/tone.md)",
+            ],
+            "{target}"
+        );
+        let json = s.gate(&["--format", "json"]);
+        let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+        assert_eq!(
+            v["unmeasurable"],
+            serde_json::json!([{"path": "docs/guide.md", "reason": "link-leaves-repository",
+                "detail": "link leaves the repository: shared/tone.md"}])
+        );
+        let measured = s.run(&["measure", "docs/guide.md"]);
+        assert!(
+            measured
+                .stdout
+                .contains("skipped docs/guide.md: link leaves the repository: shared/tone.md"),
+            "{measured:?}"
+        );
+    }
+}

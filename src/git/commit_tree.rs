@@ -8,7 +8,7 @@ use gix::ObjectId;
 
 use super::Explain as _;
 use crate::relpath::Name;
-use crate::source::{Entry, FileSource, Listed};
+use crate::source::{Entry, FileSource, LinkTarget, Listed};
 
 /// The regular files of one commit's tree. Symbolic links, submodules and directories are
 /// not files here (`read` gives `None`; `find_named` lists links as links).
@@ -119,6 +119,23 @@ impl FileSource for TreeSource {
         } else {
             Entry::Other
         })
+    }
+
+    fn link_target(&self, path: &str) -> Result<Option<LinkTarget>> {
+        if path.is_empty() {
+            return Ok(None);
+        }
+        let context = || format!("reading the link {path} at commit {}", self.commit);
+        let repo = self.repo.to_thread_local();
+        let tree = repo.find_tree(self.tree).explain(context)?;
+        let Some(entry) = tree.lookup_entry_by_path(path).explain(context)? else {
+            return Ok(None);
+        };
+        if !entry.mode().is_link() {
+            return Ok(None);
+        }
+        let blob = entry.object().explain(context)?;
+        Ok(Some(LinkTarget::of_text(&blob.data)))
     }
 
     fn find_named(&self, file_name: &str) -> Result<Vec<Listed>> {

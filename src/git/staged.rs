@@ -10,7 +10,7 @@ use gix::ObjectId;
 
 use super::{plain, Explain as _, Repo};
 use crate::relpath::Name;
-use crate::source::{Entry, FileSource, Listed};
+use crate::source::{Entry, FileSource, LinkTarget, Listed};
 
 /// The index of a working tree: every staged entry whose path is UTF-8 (intent-to-add
 /// and conflicted entries are no part of a commit, and are left out).
@@ -81,6 +81,20 @@ impl FileSource for IndexSource {
             .find_blob(*id)
             .explain(|| format!("reading the staged version of {path} (blob {id})"))?;
         Ok(Some(blob.detach().data))
+    }
+
+    fn link_target(&self, path: &str) -> Result<Option<LinkTarget>> {
+        let Some((mode, id)) = self.entries.get(path) else {
+            return Ok(None);
+        };
+        if *mode != Mode::SYMLINK {
+            return Ok(None);
+        }
+        let repo = self.repo.to_thread_local();
+        let blob = repo
+            .find_blob(*id)
+            .explain(|| format!("reading the staged link {path} (blob {id})"))?;
+        Ok(Some(LinkTarget::of_text(&blob.data)))
     }
 
     fn find_named(&self, file_name: &str) -> Result<Vec<Listed>> {

@@ -8,11 +8,14 @@
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
+mod links;
+
 use super::imports::{scan, ImportRef, MAX_IMPORTS};
 use super::{Memo, NoMemo};
 use crate::lines::{counted_bytes, strip_bom};
 use crate::model::{Chain, Language, Loaded};
 use crate::source::{Entry, FileSource, Listed};
+use links::Reach;
 
 /// How many import hops are followed from a document.
 pub const MAX_HOPS: usize = 5;
@@ -30,6 +33,18 @@ enum Node {
     },
     /// Not followed, and why (`names a directory`, ...).
     NotFollowed(String),
+    /// Reached through this symbolic link, which leaves the repository or points into
+    /// `.git`: the document that loads it is not measurable (docs/src/reference/documents.md#links).
+    Leaves { link: String },
+}
+
+/// Where a path a document loads leads: the file reached (through any links), the links
+/// passed on the way, and what the file contributes.
+#[derive(Debug)]
+struct Reached {
+    real: String,
+    links: Vec<String>,
+    node: Arc<Node>,
 }
 
 /// What a Markdown file's bytes alone give the import walk: their counted bytes, the
@@ -58,7 +73,8 @@ pub struct Imports<'a> {
     /// Scans kept from earlier runs.
     memo: &'a dyn Memo,
     max_file_size: u64,
-    cache: Mutex<HashMap<String, Arc<Node>>>,
+    /// What each path asked for leads to, read once.
+    cache: Mutex<HashMap<String, Arc<Reached>>>,
     /// Directory listings asked for by chains (docs/src/reference/documents.md#chains), each listed once.
     dirs: Mutex<HashMap<String, Arc<Vec<Listed>>>>,
 }
@@ -69,6 +85,10 @@ const MAX_WARNINGS: usize = 50;
 /// One document's walk through its imports.
 struct Walk {
     seen: BTreeSet<String>,
+    /// The symbolic links passed through on the way to a file counted.
+    links: BTreeSet<String>,
+    /// The first link met that leaves the repository or points into `.git`.
+    leaves: Option<String>,
     loaded: Loaded,
     warnings: Vec<String>,
     /// Warnings past [`MAX_WARNINGS`], counted.
@@ -76,6 +96,17 @@ struct Walk {
 }
 
 impl Walk {
+    fn new() -> Walk {
+        Walk {
+            seen: BTreeSet::new(),
+            links: BTreeSet::new(),
+            leaves: None,
+            loaded: Loaded::default(),
+            warnings: Vec::new(),
+            more: 0,
+        }
+    }
+
     /// Adds a warning once; past [`MAX_WARNINGS`] it is only counted.
     fn warn(&mut self, warning: String) {
         if self.warnings.contains(&warning) {
@@ -110,65 +141,89 @@ impl<'a> Imports<'a> {
     /// What the document at `path`, whose bytes are `bytes`, loads; with a warning (naming
     /// the importing file and line) for every import not followed.
     pub fn load(&self, path: &str, bytes: &[u8]) -> (Loaded, Vec<String>) {
-        self.load_node(path, Arc::new(self.node_of(path, bytes)))
+        let (loaded, warnings, _) = self.load_node(path, Arc::new(self.node_of(path, bytes)));
+        (loaded, warnings)
     }
 
-    /// [`Imports::load`] and [`Imports::chain`] of one document, its bytes scanned once.
-    pub fn document(&self, path: &str, bytes: &[u8]) -> (Loaded, Vec<String>, Chain) {
+    /// [`Imports::load`] and [`Imports::chain`] of one document, its bytes scanned once;
+    /// `Err` with the link, when a symbolic link on the way to a file it loads leaves the
+    /// repository or points into `.git` (docs/src/reference/documents.md#links).
+    pub fn document(
+        &self,
+        path: &str,
+        bytes: &[u8],
+    ) -> Result<(Loaded, Vec<String>, Chain), String> {
         let node = Arc::new(self.node_of(path, bytes));
-        let (loaded, warnings) = self.load_node(path, Arc::clone(&node));
-        (loaded, warnings, self.chain_node(path, node))
+        let (loaded, warnings, leaves) = self.load_node(path, Arc::clone(&node));
+        let (chain, chain_leaves) = self.chain_node(path, node);
+        match leaves.or(chain_leaves) {
+            Some(link) => Err(link),
+            None => Ok((loaded, warnings, chain)),
+        }
     }
 
-    fn load_node(&self, path: &str, node: Arc<Node>) -> (Loaded, Vec<String>) {
-        let mut walk = self.walk(vec![(path.to_string(), node)]);
+    fn load_node(&self, path: &str, node: Arc<Node>) -> (Loaded, Vec<String>, Option<String>) {
+        let mut walk = self.walk(Walk::new(), vec![(path.to_string(), node)]);
         if walk.more > 0 {
             let more = walk.more;
             walk.warnings
                 .push(format!("{more} more import warning(s) not shown"));
         }
         walk.loaded.imports = walk.seen.into_iter().filter(|p| p != path).collect();
-        (walk.loaded, walk.warnings)
+        walk.loaded.links = walk.links.into_iter().collect();
+        (walk.loaded, walk.warnings, walk.leaves)
     }
 
     /// The chain of the document at `path` (docs/src/reference/documents.md#chains): the document and its
     /// namesakes (same file name, ASCII case-insensitive) in each directory above it, up
     /// to the root, loaded with the document as one walk, so that each distinct file counts
-    /// once across them all. Links are never followed: a namesake that is a link, or a
-    /// directory reached through one, is no part of the chain. The walk's warnings are
+    /// once across them all. A namesake that is a symbolic link is read through it, as
+    /// loaders read it (docs/src/reference/documents.md#links). The walk's warnings are
     /// those of each document's own `loaded_bytes`, given where it is measured.
     pub fn chain(&self, path: &str, bytes: &[u8]) -> Chain {
-        self.chain_node(path, Arc::new(self.node_of(path, bytes)))
+        self.chain_node(path, Arc::new(self.node_of(path, bytes))).0
     }
 
-    fn chain_node(&self, path: &str, own: Arc<Node>) -> Chain {
+    /// The chain, and the first link on the way that leaves the repository.
+    fn chain_node(&self, path: &str, own: Arc<Node>) -> (Chain, Option<String>) {
         let name = crate::relpath::file_name(path);
         let dirs = crate::relpath::self_and_ancestors(crate::relpath::parent(path));
         let mut documents = Vec::new();
         for dir in dirs.iter().skip(1).rev() {
             for listed in self.names_in(dir).iter() {
                 let namesake = crate::relpath::file_name(&listed.path).eq_ignore_ascii_case(name);
-                if namesake && !listed.link {
+                if namesake {
                     documents.push(listed.path.clone());
                 }
             }
         }
+        let mut start = Walk::new();
         let mut roots: Vec<(String, Arc<Node>)> = Vec::new();
         documents.retain(|doc| {
-            let node = self.node(doc);
-            let counted = matches!(*node, Node::Counted { .. });
-            if counted {
-                roots.push((doc.clone(), node));
+            let reached = self.reach(doc);
+            start.links.extend(reached.links.iter().cloned());
+            match &*reached.node {
+                Node::Counted { .. } => {
+                    roots.push((reached.real.clone(), Arc::clone(&reached.node)))
+                }
+                Node::Leaves { link } => {
+                    start.leaves.get_or_insert_with(|| link.clone());
+                }
+                Node::NotFollowed(_) => return false,
             }
-            counted
+            true
         });
         roots.push((path.to_string(), own));
-        let walk = self.walk(roots);
-        Chain {
+        let walk = self.walk(start, roots);
+        let mut files: BTreeSet<String> = walk.seen;
+        files.extend(walk.links);
+        files.remove(path);
+        let chain = Chain {
             bytes: walk.loaded.bytes,
             documents,
-            files: walk.seen.into_iter().filter(|p| p != path).collect(),
-        }
+            files: files.into_iter().collect(),
+        };
+        (chain, walk.leaves)
     }
 
     /// The files and links directly in `dir`, listed once; nothing when it can't be listed.
@@ -186,15 +241,9 @@ impl<'a> Imports<'a> {
         listed
     }
 
-    /// One walk from `roots` (each at no hops), breadth first, counting each distinct
-    /// file once.
-    fn walk(&self, roots: Vec<(String, Arc<Node>)>) -> Walk {
-        let mut walk = Walk {
-            seen: BTreeSet::new(),
-            loaded: Loaded::default(),
-            warnings: Vec::new(),
-            more: 0,
-        };
+    /// One walk from `roots` (each at no hops, by its real path), breadth first,
+    /// counting each distinct file once.
+    fn walk(&self, mut walk: Walk, roots: Vec<(String, Arc<Node>)>) -> Walk {
         let mut queue = VecDeque::new();
         for (path, node) in roots {
             if !walk.seen.insert(path.clone()) {
@@ -240,13 +289,20 @@ impl<'a> Imports<'a> {
             }
             Err(why) => why.to_string(),
             Ok(target) => {
-                let node = self.node(&target);
-                match &*node {
+                let reached = self.reach(&target);
+                walk.links.extend(reached.links.iter().cloned());
+                match &*reached.node {
                     Node::NotFollowed(why) => why.clone(),
+                    Node::Leaves { link } => {
+                        walk.leaves.get_or_insert_with(|| link.clone());
+                        return None;
+                    }
+                    Node::Counted { .. } if walk.seen.contains(&reached.real) => return None,
                     Node::Counted { bytes, .. } => {
                         walk.loaded.bytes = walk.loaded.bytes.saturating_add(*bytes);
-                        walk.seen.insert(target.clone());
-                        return Some((target, node, depth + 1));
+                        walk.seen.insert(reached.real.clone());
+                        let node = Arc::clone(&reached.node);
+                        return Some((reached.real.clone(), node, depth + 1));
                     }
                 }
             }
@@ -258,25 +314,52 @@ impl<'a> Imports<'a> {
         None
     }
 
-    /// The node of a repository-relative path, read once.
-    fn node(&self, path: &str) -> Arc<Node> {
-        if let Some(node) = self.lock().get(path) {
-            return Arc::clone(node);
+    /// Where a repository-relative path leads, read once.
+    fn reach(&self, path: &str) -> Arc<Reached> {
+        if let Some(reached) = self.lock().get(path) {
+            return Arc::clone(reached);
         }
-        let node = Arc::new(self.read_node(path));
-        self.lock().insert(path.to_string(), Arc::clone(&node));
-        node
+        let reached = Arc::new(self.read_reached(path));
+        self.lock().insert(path.to_string(), Arc::clone(&reached));
+        reached
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Node>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Reached>>> {
         self.cache
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn read_node(&self, path: &str) -> Node {
+    /// Follows the links on the way to `path`, then reads what is there.
+    fn read_reached(&self, path: &str) -> Reached {
+        let (real, links, node) = match links::reach(self.source, path) {
+            Ok(Reach::At { real, entry, links }) => {
+                let node = self.read_node(&real, Ok(entry));
+                (real, links, node)
+            }
+            Ok(Reach::Leaves { link }) => {
+                let node = Node::Leaves { link: link.clone() };
+                (path.to_string(), vec![link], node)
+            }
+            Ok(Reach::Loop { links }) => {
+                let node = Node::NotFollowed("a loop of symbolic links".to_string());
+                (path.to_string(), links, node)
+            }
+            Err(e) => {
+                let node = Node::NotFollowed(format!("unreadable: {e:#}"));
+                (path.to_string(), Vec::new(), node)
+            }
+        };
+        Reached {
+            real,
+            links,
+            node: Arc::new(node),
+        }
+    }
+
+    fn read_node(&self, path: &str, entry: anyhow::Result<Entry>) -> Node {
         let not_followed = |why: &str| Node::NotFollowed(why.to_string());
-        match self.source.entry(path) {
+        match entry {
             Ok(Entry::File { len }) if len > self.max_file_size => Node::Counted {
                 bytes: len,
                 refs: Vec::new(),
@@ -288,7 +371,7 @@ impl<'a> Imports<'a> {
                 Err(e) => Node::NotFollowed(format!("unreadable: {e:#}")),
             },
             Ok(Entry::Dir) => not_followed("names a directory"),
-            Ok(Entry::Link) => not_followed("a symbolic link is not followed"),
+            Ok(Entry::Link) => not_followed("a symbolic link that could not be followed"),
             Ok(Entry::Other) => not_followed("names no regular file"),
             Ok(Entry::Missing) => not_followed("names no existing file"),
             Err(e) => Node::NotFollowed(format!("unreadable: {e:#}")),

@@ -39,6 +39,11 @@ pub enum SkipReason {
     NotInWorkTree,
     /// A changed path that is no regular file in the working tree.
     NotARegularFile,
+    /// A Markdown document loads a file through this symbolic link, which leaves the
+    /// repository or points into `.git` (docs/src/reference/documents.md#links).
+    LinkLeaves {
+        link: String,
+    },
 }
 
 impl SkipReason {
@@ -52,6 +57,7 @@ impl SkipReason {
                 | SkipReason::ParseTimeout { .. }
                 | SkipReason::Binary
                 | SkipReason::NamesTooLong
+                | SkipReason::LinkLeaves { .. }
         )
     }
 
@@ -65,6 +71,9 @@ impl SkipReason {
                 timeout: std::time::Duration::ZERO,
             },
             SkipReason::NamesTooLong,
+            SkipReason::LinkLeaves {
+                link: String::new(),
+            },
             SkipReason::NameNotUtf8,
             SkipReason::Unreadable(String::new()),
             SkipReason::Submodule,
@@ -87,6 +96,7 @@ impl Reason for SkipReason {
             SkipReason::Submodule => "submodule",
             SkipReason::NotInWorkTree => "not-in-work-tree",
             SkipReason::NotARegularFile => "not-a-regular-file",
+            SkipReason::LinkLeaves { .. } => "link-leaves-repository",
         }
     }
 
@@ -106,6 +116,9 @@ impl Reason for SkipReason {
                 "a changed file the working tree does not hold (a sparse checkout or skip-worktree)"
             }
             SkipReason::NotARegularFile => "the changed path is not a regular file",
+            SkipReason::LinkLeaves { .. } => {
+                "a Markdown document loads a file through a symbolic link that leaves the repository or points into `.git`"
+            }
         }
     }
 }
@@ -136,6 +149,9 @@ impl fmt::Display for SkipReason {
             ),
             SkipReason::NotARegularFile => {
                 f.write_str("not a regular file (symbolic links are not followed)")
+            }
+            SkipReason::LinkLeaves { link } => {
+                write!(f, "link leaves the repository: {link}")
             }
         }
     }

@@ -7,10 +7,11 @@
 use anyhow::Result;
 
 use super::judging::{judge_file, note_changed_imports, Judging};
-use super::Sandbox;
+use super::{Fate, Sandbox};
 use crate::judge;
 use crate::measure;
-use crate::model::{FileOutcome, Language, Metric};
+use crate::model::{FileOutcome, Language, Metric, SkipReason};
+use crate::reason::FileReason;
 use crate::terms::ContextTerms;
 
 /// Judges `loaded_bytes` (`chain_bytes`) of every unchanged Markdown document, owned by a
@@ -71,8 +72,19 @@ fn judge_importer(
         &bytes,
         &judging.options,
     );
-    let Some(FileOutcome::Measured(m)) = outcome else {
-        return Ok(());
+    let m = match outcome {
+        Some(FileOutcome::Measured(m)) => m,
+        // A link the branch made leave the repository on the way to what it loads.
+        Some(FileOutcome::Skipped {
+            reason: reason @ SkipReason::LinkLeaves { .. },
+            ..
+        }) => {
+            if let Fate::Unmeasurable(why) = judging.skipped(path, None, reason)? {
+                sb.unmeasurable.push(FileReason::new(path, why));
+            }
+            return Ok(());
+        }
+        _ => return Ok(()),
     };
     let reached = note_changed_imports(judging, sb, owner, &m);
     if reached.is_empty() {

@@ -13,7 +13,7 @@ use crate::baseline::Allowances;
 use crate::cache::Cache;
 use crate::git::{Change, ChangeKind};
 use crate::judge::{self, BaseCounts, Finding, SameName};
-use crate::measure::{self, Imports, Options};
+use crate::measure::{self, Imports, NoMemo, Options};
 use crate::model::{
     FileMeasure, FileOutcome, Language, LeftOutReason, Metric, SkipReason, UnitValue,
 };
@@ -27,6 +27,8 @@ pub(super) struct Judging<'a> {
     base_tree: &'a dyn FileSource,
     /// Resolves eager imports in the working tree (docs/src/reference/documents.md).
     pub(super) imports: Imports<'a>,
+    /// Resolves them at the base, for a document the branch may have made unmeasurable.
+    base_imports: Imports<'a>,
     /// The working tree, or with `--staged` the index.
     pub(super) work: &'a Judged,
     pub(super) options: Options,
@@ -50,6 +52,7 @@ impl<'a> Judging<'a> {
             terms,
             base_tree,
             imports: Imports::new(work.source(), options.max_file_size),
+            base_imports: Imports::new(base_tree, options.max_file_size),
             work,
             options,
             changed: changed_paths(changes),
@@ -184,7 +187,12 @@ impl<'a> Judging<'a> {
 
     /// A file the measurer skipped: unmeasurable, and failing, when the branch made it so
     /// (docs/src/reference/gate.md#integrity); else skipped.
-    fn skipped(&self, path: &str, from: Option<&str>, reason: SkipReason) -> Result<Fate> {
+    pub(super) fn skipped(
+        &self,
+        path: &str,
+        from: Option<&str>,
+        reason: SkipReason,
+    ) -> Result<Fate> {
         Ok(
             if reason.is_unmeasurable_form() && self.measurable_at_base(path, from)? {
                 Fate::Unmeasurable(Unmeasurable::Form(reason))
@@ -254,13 +262,16 @@ impl<'a> Judging<'a> {
         ))
     }
 
-    /// The base's version of the file (at its old path, for a rename), measured; `None`
-    /// when the base has none.
+    /// The base's version of the file (at its old path, for a rename), measured (a
+    /// document with what it loads at the base); `None` when the base has none.
     fn at_base(&self, path: &str, from: Option<&str>) -> Result<Option<FileOutcome>> {
         let at = from.unwrap_or(path);
         Ok(match self.base_tree.read(at)? {
             None => None,
-            Some(old) => measure::measure_file(at, &old, &self.options),
+            Some(old) => {
+                let imports = self.terms.reads_imports(at).then_some(&self.base_imports);
+                measure::measure_file_in(imports, &NoMemo, at, &old, &self.options)
+            }
         })
     }
 
@@ -332,15 +343,19 @@ pub(super) fn judge_file(
     Ok(judge::file_grouped(limits, &values, &allowances, new))
 }
 
-/// The paths the working tree holds that differ from the base: added, modified, and the
-/// new paths of renamed files (what an import can newly reach or grow by).
+/// The paths the working tree holds that differ from the base: added, modified, the new
+/// paths of renamed files and links new or retargeted (what an import can newly reach or
+/// grow by).
 pub(super) fn changed_paths(changes: &[Change]) -> BTreeSet<String> {
     changes
         .iter()
         .filter(|c| {
             matches!(
                 c.kind,
-                ChangeKind::Added | ChangeKind::Modified | ChangeKind::Renamed { .. }
+                ChangeKind::Added
+                    | ChangeKind::Modified
+                    | ChangeKind::Renamed { .. }
+                    | ChangeKind::Link
             )
         })
         .map(|c| c.path.clone())
@@ -362,23 +377,27 @@ pub(super) fn note_changed_imports(
             .as_ref()
             .is_some_and(|l| l.limit(metric).is_some())
     };
-    let changed_of = |files: &[String]| -> Vec<String> {
-        files
+    let changed_of = |files: &[String], links: &[String]| -> Vec<String> {
+        let mut changed: Vec<String> = files
             .iter()
+            .chain(links)
             .filter(|p| judging.changed.contains(*p))
             .cloned()
-            .collect()
+            .collect();
+        changed.sort();
+        changed.dedup();
+        changed
     };
     let mut reached = Vec::new();
     if let Some(loaded) = m.loaded.as_ref().filter(|_| limited(Metric::LoadedBytes)) {
-        let changed = changed_of(&loaded.imports);
+        let changed = changed_of(&loaded.imports, &loaded.links);
         if !changed.is_empty() {
             sb.imports_changed.push((m.path.clone(), changed));
             reached.push(Metric::LoadedBytes);
         }
     }
     if let Some(chain) = m.chain.as_ref().filter(|_| limited(Metric::ChainBytes)) {
-        let changed = changed_of(&chain.files);
+        let changed = changed_of(&chain.files, &[]);
         if !changed.is_empty() {
             sb.chain_changed.push((m.path.clone(), changed));
             reached.push(Metric::ChainBytes);

@@ -141,32 +141,46 @@ fn crlf_and_bom_count_as_lf_in_imports_too() {
 
 #[cfg(unix)]
 #[test]
-fn directories_and_symbolic_links_are_not_followed() {
+fn directories_are_not_followed_and_links_are_read_through() {
     let outside = tempfile::tempdir().unwrap();
     std::fs::write(outside.path().join("secret.md"), "secret\n").unwrap();
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     std::fs::create_dir_all(root.join("docs/sub")).unwrap();
     std::fs::write(root.join("docs/inside.md"), "inside\n").unwrap();
-    std::os::unix::fs::symlink(outside.path().join("secret.md"), root.join("docs/out.md")).unwrap();
-    std::os::unix::fs::symlink(outside.path(), root.join("docs/away")).unwrap();
-    std::os::unix::fs::symlink(root.join("docs/inside.md"), root.join("docs/in.md")).unwrap();
-    let text = "@sub/\n@./sub\n@out.md\n@away/secret.md\n@in.md\n@inside.md\n";
+    std::fs::write(
+        root.join("docs/sub/big.md"),
+        "big, imported through a link\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("sub/big.md", root.join("docs/in.md")).unwrap();
+    std::os::unix::fs::symlink(root.join("docs/inside.md"), root.join("docs/abs.md")).unwrap();
+    std::os::unix::fs::symlink("sub", root.join("docs/dir")).unwrap();
+    let text = "@sub/\n@./sub\n@in.md\n@abs.md\n@dir/big.md\n@inside.md\n";
     std::fs::write(root.join("docs/a.md"), text).unwrap();
     let (loaded, warnings) = load(&WorkTree::new(root), "docs/a.md");
-    assert_eq!(loaded.imports, ["docs/inside.md"]);
-    assert_eq!(loaded.bytes, 55 + 7);
-    let link = "not followed: a symbolic link is not followed";
+    // Each file once, by where its links lead; an absolute link inside the root too.
+    assert_eq!(loaded.imports, ["docs/inside.md", "docs/sub/big.md"]);
+    assert_eq!(loaded.links, ["docs/abs.md", "docs/dir", "docs/in.md"]);
+    assert_eq!(loaded.bytes, 51 + 7 + 29);
     assert_eq!(
         warnings,
         [
-            "import \"@sub/\" at docs/a.md:1 not followed: names a directory".to_string(),
-            "import \"@./sub\" at docs/a.md:2 not followed: names a directory".to_string(),
-            format!("import \"@out.md\" at docs/a.md:3 {link}"),
-            format!("import \"@away/secret.md\" at docs/a.md:4 {link}"),
-            format!("import \"@in.md\" at docs/a.md:5 {link}"),
+            "import \"@sub/\" at docs/a.md:1 not followed: names a directory",
+            "import \"@./sub\" at docs/a.md:2 not followed: names a directory",
         ]
     );
+    // A link out of the repository, to a file or a directory, makes the document
+    // unmeasurable.
+    std::os::unix::fs::symlink(outside.path().join("secret.md"), root.join("docs/out.md")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), root.join("docs/away")).unwrap();
+    for (import, link) in [("@out.md", "docs/out.md"), ("@away/secret.md", "docs/away")] {
+        let text = format!("{import}\n");
+        let tree = WorkTree::new(root);
+        let imports = Imports::new(&tree, 1 << 20);
+        let document = imports.document("docs/b.md", text.as_bytes());
+        assert_eq!(document.err().as_deref(), Some(link));
+    }
 }
 
 #[test]
