@@ -159,6 +159,10 @@ pub struct Allowances<'a> {
     /// the bands at its two paths, so a move into a looser tier grows it no further
     /// (docs/src/reference/documents.md#pins-and-tiers).
     pub renamed_limits: Option<&'a Limits>,
+    /// The entries units of the judged file carry from the files they left in the same
+    /// context, keyed at the file's path ([`crate::judge::moved_in`],
+    /// docs/src/reference/baseline.md#moved-units).
+    pub moved: Option<&'a Baseline>,
 }
 
 impl<'a> Allowances<'a> {
@@ -171,13 +175,19 @@ impl<'a> Allowances<'a> {
             renamed_from: self.renamed_from.filter(|(from, b)| b.has_path(from)),
             accepted: self.accepted.filter(|b| b.has_path(path)),
             renamed_limits: self.renamed_limits,
+            moved: self.moved.filter(|b| b.has_path(path)),
         }
     }
 
     /// What the entries tolerate for the unit `unit` of `path`: the larger of its own
-    /// entry and, for a renamed file, its old path's entry for the same unit.
+    /// entry, for a renamed file its old path's entry for the same unit, and for a unit
+    /// moved in from another file that file's entry.
     pub fn get(&self, path: &str, unit: &str, metric: Metric) -> Option<u64> {
-        let own = self.own.and_then(|b| b.allowance(path, unit, metric));
+        let moved = self.moved.and_then(|b| b.allowance(path, unit, metric));
+        let own = self
+            .own
+            .and_then(|b| b.allowance(path, unit, metric))
+            .max(moved);
         let old = self.renamed_from.and_then(|(from, b)| {
             b.allowance(from, &renamed_unit(unit, metric, path, from), metric)
         });
@@ -266,6 +276,7 @@ mod tests {
             renamed_from: Some(("src/old.rs", &old)),
             accepted: Some(&own),
             renamed_limits: None,
+            moved: None,
         };
         let renamed = all.for_file("src/new.rs");
         assert!(renamed.own.is_some() && renamed.renamed_from.is_some());

@@ -19,7 +19,7 @@ use crate::baseline::Allowances;
 use crate::limits::Limits;
 use crate::model::{Language, Metric, UnitValue, ValueRef};
 
-pub use carry::carried;
+pub use carry::{carried, moved_in, units_moved, Moved};
 pub use gate::{
     base_has_no_terms, base_is_head, gate_status, terms_from, terms_warnings, unjudged, worst,
     GateStatus, SinceHead, TermsFrom, TermsWarning,
@@ -137,6 +137,42 @@ pub struct Finding {
     pub verdict: Verdict,
     #[serde(flatten)]
     pub lines: Lines,
+    /// The unit's value at the base (at its path there: a renamed file's old path, a
+    /// moved unit's old file); `None` when it is new there or not asked (the gate asks,
+    /// docs/src/reference/gate.md#what-changed).
+    #[serde(skip)]
+    pub base_value: Option<u64>,
+}
+
+/// What the branch did to a judged value (docs/src/reference/gate.md#what-changed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Change {
+    /// No value at the base: a new unit (or file).
+    New,
+    /// Larger than at the base.
+    Grown,
+    /// As at the base: the branch didn't change it.
+    Unchanged,
+    /// Smaller than at the base.
+    Shrunk,
+}
+
+impl Finding {
+    /// What the branch did to this value, by its value at the base.
+    pub fn change(&self) -> Change {
+        match self.base_value {
+            None => Change::New,
+            Some(base) if self.verdict.value > base => Change::Grown,
+            Some(base) if self.verdict.value == base => Change::Unchanged,
+            Some(_) => Change::Shrunk,
+        }
+    }
+
+    /// New or grown on the branch: what a reviewer looks at first
+    /// (docs/src/reference/gate.md#what-changed).
+    pub fn made_worse(&self) -> bool {
+        matches!(self.change(), Change::New | Change::Grown)
+    }
 }
 
 impl From<&Finding> for Verdict {
@@ -295,6 +331,7 @@ fn judged<'v>(
                     start: v.start_line,
                     end: v.end_line,
                 },
+                base_value: None,
             })
         })
         .collect()

@@ -39,6 +39,7 @@ impl ContextTerms {
             renamed_from: None,
             accepted: self.branch_baseline.as_ref(),
             renamed_limits: None,
+            moved: None,
         }
     }
 }

@@ -117,7 +117,7 @@ fn a_root_agents_md_growth_fails_the_nested_documents_on_chain_bytes() {
         serde_json::json!([{
             "path": "svc/api/AGENTS.md", "unit": "AGENTS.md", "metric": "chain_bytes",
             "value": 102, "limit": 100, "band": 100, "baseline": null,
-            "start_line": 1, "end_line": 1, "chain_changed": ["AGENTS.md"],
+            "start_line": 1, "end_line": 1, "base_value": 83, "chain_changed": ["AGENTS.md"],
         }])
     );
 }

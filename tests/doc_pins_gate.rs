@@ -79,7 +79,7 @@ fn a_pinned_document_that_grows_by_310_bytes_fails_with_the_delta() {
         v["excesses"][0],
         serde_json::json!({"path": "docs/plan.md", "unit": "plan.md", "metric": "file_bytes",
             "value": 10320, "limit": 40960, "band": 40960, "baseline": 10010,
-            "start_line": 1, "end_line": 2})
+            "start_line": 1, "end_line": 2, "base_value": 10010})
     );
     assert_eq!(v["accepted_growth"], serde_json::json!([]));
     let measured = s.run(&["measure", "--check", "docs/plan.md"]);
@@ -394,7 +394,7 @@ fn accept_growth_honours_a_moved_documents_raise_only_within_the_band_of_its_old
         serde_json::json!([{"path": "docs/workflows/guide.md", "unit": "guide.md",
             "metric": "file_bytes", "value": 50000, "limit": 61440, "band": 61440,
             "baseline": 40000, "growth_refused": {"to": 50000, "bound": 40960},
-            "start_line": 1, "end_line": 1001}])
+            "start_line": 1, "end_line": 1001, "base_value": 40000}])
     );
     // A raise within the old path's band too is honoured (refresh lowers the entries to
     // the document's size).

@@ -480,7 +480,7 @@ fn a_baseline_that_can_tighten_below_its_entry_or_back_within_the_band() {
         [
             "structure judged 1 file(s) in 1 context(s), within their Limits",
             "Structure within tolerance:",
-            "  src/Big.cs:18 Big.Other: function_lines 11 > 10 (band 12, baseline 25)",
+            "  src/Big.cs:18 Big.Other: function_lines 11 > 10 (band 12, baseline 25) (down from 25)",
             "can tighten: src/Big.cs:3 Big.Old: function_lines 15 (baseline 20)",
             "can tighten: src/Big.cs:18 Big.Other: function_lines 11 (baseline 25)",
         ]
@@ -501,7 +501,9 @@ fn a_baseline_that_can_tighten_below_its_entry_or_back_within_the_band() {
         "**Structure passed**: structure judged 1 file(s) in 1 context(s), within their \
          Limits\n\n\
          ### Structure within tolerance\n\n\
-         - `src/Big.cs` `Big.Other`: function_lines 11 > 10 (band 12, baseline 25)\n\n\
+         <details><summary>1 divergence(s) the branch didn't make worse</summary>\n\n\
+         - `src/Big.cs` `Big.Other`: function_lines 11 > 10 (band 12, baseline 25) (down from 25)\n\
+         \n</details>\n\n\
          ### Baseline can tighten\n\n\
          - `src/Big.cs` `Big.Old`: function_lines 15 (baseline 20)\n\
          - `src/Big.cs` `Big.Other`: function_lines 11 (baseline 25)\n\n\
@@ -515,7 +517,7 @@ fn a_baseline_that_can_tighten_below_its_entry_or_back_within_the_band() {
         [
             "structure judged 1 file(s) in 1 context(s), within their Limits",
             "Structure within tolerance:",
-            "  src/Big.cs:18 Big.Other: function_lines 11 > 10 (band 12, baseline 25)",
+            "  src/Big.cs:18 Big.Other: function_lines 11 > 10 (band 12, baseline 25) (down from 25)",
             "terms changed on this branch (not applied):",
             "  inventory: structure-baseline.tsv: src/Big.cs Big.Old function_lines 20 -> 15 (tightens)",
             "  inventory: structure-baseline.tsv: src/Big.cs Big.Other function_lines removed: 25 (tightens)",

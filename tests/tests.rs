@@ -24,6 +24,7 @@ mod gate_docs;
 mod gate_git_edges;
 mod gate_groups;
 mod gate_integrity;
+mod gate_moves;
 mod gate_terms;
 mod gate_terms_warnings;
 mod gate_unseen;

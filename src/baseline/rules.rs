@@ -28,7 +28,7 @@ pub struct Changes {
     /// `sources` entry removed or changed), with the value they had: said apart from
     /// `dropped`, so a refresh never loses an allowance to ownership unsaid.
     pub disowned: Vec<(EntryKey, u64)>,
-    /// Entries moved by a rename: (old key, new key).
+    /// Entries moved by a rename or with their unit to another file: (old key, new key).
     pub moved: Vec<(EntryKey, EntryKey)>,
     /// `# measured with:` differs from what the old baseline recorded.
     pub measured_with_changed: bool,
@@ -91,7 +91,8 @@ pub fn init(
 
 /// `baseline refresh` (docs/src/reference/baseline.md): the file only ever gets better. Entries of an old path
 /// in `renames` (old path, new path) move to the new path first (file-level units are
-/// renamed with the file); then an entry still past the band stays at the lower of old
+/// renamed with the file), and entries of units gone from their file to the file that
+/// now holds a unit of that name (docs/src/reference/baseline.md#moved-units); then an entry still past the band stays at the lower of old
 /// and new value, any other entry is dropped, and a unit not yet listed is added only
 /// when a changed limit exposes it or it sits in a newly owned directory. The header
 /// becomes the current limits and `owned`.
@@ -102,7 +103,10 @@ pub fn refresh(
     measured: &[UnitValue],
     renames: &[(String, String)],
 ) -> (Baseline, Changes) {
-    let (moved, moves) = judge::carried(existing, renames);
+    let (renamed, mut moves) = judge::carried(existing, renames);
+    let (moved, unit_moves) = judge::units_moved(&renamed, measured);
+    moves.extend(unit_moves);
+    moves.sort();
     let mut changes = Changes {
         moved: moves,
         ..Changes::default()

@@ -7,6 +7,7 @@ mod docs;
 mod judged;
 mod judging;
 mod merge;
+mod moves;
 mod review;
 mod sandbox;
 
@@ -18,7 +19,7 @@ use serde::Serialize;
 
 use crate::cache;
 use crate::git::{BaseOutcome, BaseTrial, ChangeKind};
-use crate::judge::{Finding, GateStatus, TermsFrom, TermsWarning};
+use crate::judge::{Finding, GateStatus, Moved, TermsFrom, TermsWarning};
 use crate::measure::Options;
 use crate::model::{LeftOutReason, SkipReason};
 use crate::reason::{FileReason, NotJudgedReason, Unmeasurable};
@@ -158,6 +159,9 @@ pub struct GateReport {
     /// on the branch): each fails the gate (docs/src/reference/gate.md#integrity).
     pub unmeasurable: Vec<FileReason<Unmeasurable>>,
     pub renamed: Vec<(String, String)>,
+    /// Units moved between files of one context, judged with the entries of the file
+    /// they left (docs/src/reference/baseline.md#moved-units), sorted.
+    pub moved: Vec<Moved>,
     pub warnings: Vec<String>,
     /// Markdown documents judged while files they import eagerly changed, each with the
     /// changed files it reaches, sorted (docs/src/reference/documents.md).
@@ -216,6 +220,7 @@ pub(crate) struct Sandbox {
     left_out: Vec<FileReason<LeftOutReason>>,
     unmeasurable: Vec<FileReason<Unmeasurable>>,
     renamed: Vec<(String, String)>,
+    moved: Vec<Moved>,
     warnings: Vec<String>,
     imports_changed: Vec<(String, Vec<String>)>,
     chain_changed: Vec<(String, Vec<String>)>,

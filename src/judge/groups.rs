@@ -28,6 +28,16 @@ impl BaseCounts {
         BaseCounts(counts)
     }
 
+    /// Adds the units named `name` that `old` counts: a unit moved in from the file `old`
+    /// counts (docs/src/reference/baseline.md#moved-units).
+    pub fn add_moved(&mut self, old: &BaseCounts, name: &str) {
+        for ((metric, unit), n) in &old.0 {
+            if unit == name {
+                *self.0.entry((*metric, unit.clone())).or_default() += n;
+            }
+        }
+    }
+
     fn get(&self, metric: Metric, name: &str) -> usize {
         self.0
             .get(&(metric, name.to_string()))

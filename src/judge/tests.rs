@@ -345,6 +345,7 @@ fn a_raised_pin_is_honoured_only_within_the_band_at_the_files_old_path_too() {
             renamed_from: Some(("old/a.md", &base)),
             accepted: Some(&branch),
             renamed_limits,
+            moved: None,
         };
         file(&new_path, &[value(v)], &allowances)[0].verdict
     };

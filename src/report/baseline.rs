@@ -24,7 +24,7 @@ fn counts(c: &Changes) -> String {
         if c.moved.is_empty() {
             String::new()
         } else {
-            format!(", {} moved to a renamed file", c.moved.len())
+            format!(", {} moved to another file", c.moved.len())
         },
         if c.canonicalised {
             ", rewritten in canonical form"

@@ -2,6 +2,9 @@
 //! Markdown.
 
 mod notes;
+mod summary;
+
+pub use summary::{pr_summary, write_pr_summary};
 
 pub(crate) use notes::{claim_line, terms_warning_line};
 
@@ -11,7 +14,7 @@ use serde::Serialize;
 
 use crate::commands::gate::{BaseTried, GateReport, NotJudged};
 use crate::git::BaseOutcome;
-use crate::judge::{Finding, GateStatus, TermsFrom, TermsWarning};
+use crate::judge::{Change, Finding, GateStatus, Moved, TermsFrom, TermsWarning};
 use crate::model::{LeftOutReason, Metric, SkipReason};
 use crate::reason::{FileReason, Reason as _, Unmeasurable};
 use crate::report::style::{Paint, Role};
@@ -24,12 +27,29 @@ pub(crate) fn located(f: &Finding) -> String {
 
 fn finding_line(report: &GateReport, f: &Finding) -> String {
     format!(
-        "{} {}: {}{}",
+        "{} {}: {}{}{}",
         located(f),
         f.unit,
         finding_detail(f),
-        imports_note(report, f)
+        imports_note(report, f),
+        change_note(f)
     )
+}
+
+/// ` (unchanged)` on a value the branch left as the base had it, ` (down from N)` on one
+/// it lowered; empty on a new or grown one (docs/src/reference/gate.md#what-changed).
+pub(crate) fn change_note(f: &Finding) -> String {
+    match (f.change(), f.base_value) {
+        (Change::Unchanged, _) => " (unchanged)".to_string(),
+        (Change::Shrunk, Some(base)) => format!(" (down from {base})"),
+        _ => String::new(),
+    }
+}
+
+/// The divergences new or grown on the branch, then the others
+/// (docs/src/reference/gate.md#what-changed).
+fn divergences_by_change(report: &GateReport) -> (Vec<&Finding>, Vec<&Finding>) {
+    report.divergences.iter().partition(|f| f.made_worse())
 }
 
 /// A finding as docs/src/reference/gate.md gives it; a `loaded_bytes` finding of a document whose eager
@@ -39,6 +59,8 @@ fn finding_line(report: &GateReport, f: &Finding) -> String {
 struct GateFinding<'a> {
     #[serde(flatten)]
     finding: &'a Finding,
+    /// The unit's value at the base; null when new there.
+    base_value: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     imports_changed: Option<&'a [String]>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -207,12 +229,13 @@ pub fn text(report: &GateReport, paint: Paint) -> String {
     if !report.divergences.is_empty() {
         let heading = paint.paint(Role::Warn, "Structure within tolerance:");
         let _ = writeln!(out, "{heading}");
-        for f in &report.divergences {
+        let (worse, others) = divergences_by_change(report);
+        for f in worse.into_iter().chain(others) {
             let _ = writeln!(out, "  {}", finding_line(report, f));
         }
     }
     review::text(report, paint, &mut out);
-    for line in renamed_lines(report) {
+    for line in renamed_lines(report).into_iter().chain(moved_lines(report)) {
         let _ = writeln!(out, "{line}");
     }
     for s in &report.skipped {
@@ -261,6 +284,13 @@ pub(crate) fn renamed_lines(report: &GateReport) -> Vec<String> {
         )
     };
     report.renamed.iter().map(line).collect()
+}
+
+/// `moved: UNIT FROM -> TO` per unit judged with the entries of the file it left
+/// (docs/src/reference/baseline.md#moved-units).
+pub(crate) fn moved_lines(report: &GateReport) -> Vec<String> {
+    let line = |m: &Moved| format!("moved: {} {} -> {}", m.unit, m.from, m.to);
+    report.moved.iter().map(line).collect()
 }
 
 /// The stable code of what became of a base (JSON `bases_tried[].outcome`).
@@ -378,6 +408,7 @@ struct GateJson<'a> {
     left_out: &'a [FileReason<LeftOutReason>],
     unmeasurable: &'a [FileReason<Unmeasurable>],
     renamed: Vec<Renamed<'a>>,
+    moved: &'a [Moved],
     bases_tried: Vec<BaseJson<'a>>,
     contract_findings: Vec<serde_json::Value>,
     terms_changed: Vec<review::TermJson<'a>>,
@@ -392,6 +423,7 @@ fn gate_findings<'a>(report: &'a GateReport, list: &'a [Finding]) -> Vec<GateFin
     list.iter()
         .map(|f| GateFinding {
             finding: f,
+            base_value: f.base_value,
             imports_changed: changed_imports(report, f),
             chain_changed: changed_chain(report, f),
         })
@@ -417,6 +449,7 @@ pub fn json(report: &GateReport) -> String {
         left_out: &report.left_out,
         unmeasurable: &report.unmeasurable,
         renamed: renamed.collect(),
+        moved: &report.moved,
         bases_tried: report.bases.iter().map(base_json).collect(),
         contract_findings: report
             .contract_findings
@@ -430,124 +463,4 @@ pub fn json(report: &GateReport) -> String {
         terms_from: report.terms_from,
         generated_claims: notes::claims_json(report),
     })
-}
-
-/// Writes the `--pr-summary` Markdown to `path`.
-pub fn write_pr_summary(report: &GateReport, path: &std::path::Path) -> anyhow::Result<()> {
-    use anyhow::Context as _;
-    std::fs::write(path, pr_summary(report))
-        .with_context(|| format!("writing --pr-summary {}", path.display()))
-}
-
-/// The `--pr-summary` Markdown: the status line (passed, failed, or not judged and why),
-/// then, each where it has something to list, the excesses, unmeasurable files and
-/// directory contract findings; the divergences (`None.` only when something was judged);
-/// renamed, left-out and skipped files; terms changed on the branch and baseline entries
-/// that can tighten.
-pub fn pr_summary(report: &GateReport) -> String {
-    let mut out = status_markdown(report);
-    notes::pr_summary(report, &mut out);
-    let line = |f| {
-        let note = imports_note(report, f);
-        format!("- `{}` `{}`: {}{note}\n", f.path, f.unit, finding_detail(f))
-    };
-    // A pin's growth within its band is its own section, never "past the band".
-    let (grown, past): (Vec<&Finding>, Vec<&Finding>) =
-        report.excesses.iter().partition(|f| f.verdict.pin_growth());
-    for (title, findings) in [
-        ("Structure past the band", past),
-        ("Grew past its pin", grown),
-    ] {
-        if !findings.is_empty() {
-            let _ = write!(out, "\n### {title}\n\n");
-            for f in findings {
-                out.push_str(&line(f));
-            }
-        }
-    }
-    if !report.unmeasurable.is_empty() {
-        out.push_str("\n### Unmeasurable files\n\n");
-        for u in &report.unmeasurable {
-            let _ = writeln!(out, "- `{}`: unmeasurable ({})", u.path, u.reason);
-        }
-    }
-    if !report.contract_findings.is_empty() {
-        out.push_str("\n### Directory contracts\n\n");
-        for f in &report.contract_findings {
-            let _ = writeln!(out, "- {}", contracts::finding_line(f));
-        }
-    }
-    if report.structure_judged {
-        out.push_str("\n### Structure within tolerance\n\n");
-        if report.divergences.is_empty() {
-            out.push_str("None.\n");
-        }
-        for f in &report.divergences {
-            out.push_str(&line(f));
-        }
-    }
-    notes::claims_pr_summary(report, &mut out);
-    files_markdown(report, &mut out);
-    review::pr_summary(report, &mut out);
-    out
-}
-
-/// `**Structure passed**: ...`, `**Structure failed**: ...` or `**Structure not
-/// judged**: REASON: DETAIL`, and the contexts not judged when others were.
-fn status_markdown(report: &GateReport) -> String {
-    let mut out = match report.status {
-        GateStatus::Passed => format!("**Structure passed**: {}\n", headline(report)),
-        GateStatus::Failed => {
-            let mut why = vec![headline(report)];
-            if !report.contract_findings.is_empty() {
-                let findings = count(report.contract_findings.len(), "finding");
-                why.push(format!("{findings} of directory contracts"));
-            }
-            why.retain(|w| !w.is_empty());
-            format!("**Structure failed**: {}\n", why.join("; "))
-        }
-        GateStatus::NotJudged => {
-            let told = |n: &&NotJudged| !n.reason.told_as_terms_warning();
-            let reasons: Vec<String> = report
-                .not_judged
-                .iter()
-                .filter(told)
-                .map(NotJudged::sentence)
-                .collect();
-            format!("**Structure not judged**: {}\n", reasons.join("; "))
-        }
-    };
-    if let Some(line) = adoption_line(report) {
-        let _ = writeln!(out, "\n{line}");
-    }
-    if let Some(line) = partly_judged_line(report) {
-        let _ = writeln!(out, "\n{line}");
-    }
-    out
-}
-
-/// The renamed, left-out and skipped files, each list where it has any.
-fn files_markdown(report: &GateReport, out: &mut String) {
-    if !report.renamed.is_empty() {
-        out.push_str("\n### Renamed files\n\n");
-        for (from, to) in &report.renamed {
-            let _ = writeln!(
-                out,
-                "- `{from}` -> `{to}`: judged at the new path, with the baseline entries of \
-                 `{from}`"
-            );
-        }
-    }
-    if !report.left_out.is_empty() {
-        out.push_str("\n### Left out\n\n");
-        for l in &report.left_out {
-            let _ = writeln!(out, "- `{}`: {}", l.path, l.reason);
-        }
-    }
-    if !report.skipped.is_empty() {
-        out.push_str("\n### Skipped files\n\n");
-        for f in &report.skipped {
-            let _ = writeln!(out, "- `{}`: {}", f.path, f.reason);
-        }
-    }
 }

@@ -55,7 +55,8 @@ pub fn gate(report: &GateReport) -> String {
     for line in plain.into_iter().flatten() {
         let _ = writeln!(out, "{line}");
     }
-    for line in super::gate::renamed_lines(report) {
+    let renamed = super::gate::renamed_lines(report);
+    for line in renamed.into_iter().chain(super::gate::moved_lines(report)) {
         let _ = writeln!(out, "{line}");
     }
     out

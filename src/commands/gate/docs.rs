@@ -96,9 +96,8 @@ fn judge_importer(
     let mut loaded = m.values();
     loaded.retain(|v| reached.contains(&v.metric));
     let loaded = loaded.into_iter().map(|v| (v, None)).collect();
-    sb.findings
-        .extend(judge_file(judging.terms, owner, None, false, |_| {
-            Ok(loaded)
-        })?);
+    let mut findings = judge_file(judging.terms, owner, None, false, None, |_| Ok(loaded))?;
+    judging.versions.set_base_values(&mut findings, None, &[]);
+    sb.findings.extend(findings);
     Ok(())
 }

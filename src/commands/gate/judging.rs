@@ -9,10 +9,10 @@ use anyhow::Result;
 
 use super::judged::Judged;
 use super::{Fate, JudgedAs, Sandbox};
-use crate::baseline::Allowances;
+use crate::baseline::{Allowances, Baseline};
 use crate::cache::Cache;
 use crate::git::{Change, ChangeKind};
-use crate::judge::{self, BaseCounts, Finding, SameName};
+use crate::judge::{self, BaseCounts, Finding, Moved, SameName};
 use crate::measure::{self, Imports, NoMemo, Options};
 use crate::model::{
     FileMeasure, FileOutcome, Language, LeftOutReason, Metric, SkipReason, UnitValue,
@@ -37,6 +37,9 @@ pub(super) struct Judging<'a> {
     /// Counts what is measured; it keeps nothing: the gate measures every file afresh
     /// (the cache in `.git` is the branch's to write, docs/src/reference/gate.md#integrity).
     pub(super) memo: &'a Cache,
+    /// The base's and the branch's versions of changed files, for values at the base and
+    /// moved units.
+    pub(super) versions: super::moves::Versions<'a>,
 }
 
 impl<'a> Judging<'a> {
@@ -57,6 +60,7 @@ impl<'a> Judging<'a> {
             options,
             changed: changed_paths(changes),
             memo,
+            versions: super::moves::Versions::new(base_tree, work.source(), options, changes),
         }
     }
 
@@ -217,27 +221,44 @@ impl<'a> Judging<'a> {
         let warnings = m.warnings.iter().chain(&m.syntax_errors);
         sb.warnings.extend(warnings.map(|w| format!("{path}: {w}")));
         note_changed_imports(self, sb, owner, m);
-        let findings = judge_file(self.terms, owner, from, new, |allowances| {
+        let values = m.values();
+        let (moved, moves) = self.versions.moved_in(owner, path, from, &values);
+        let moved = moved.as_ref();
+        let mut findings = judge_file(self.terms, owner, from, new, moved, |allowances| {
             let has_entry = |unit: &str, metric| allowances.get(path, unit, metric).is_some();
             let counts = match judge::needs_base_counts(m, has_entry) {
-                true => self.base_counts(path, from)?,
+                true => self.base_counts(path, from, &moves)?,
                 false => None,
             };
             Ok(judge::grouped(m, counts.as_ref(), has_entry))
         })?;
+        self.versions.set_base_values(&mut findings, from, &moves);
         sb.findings.extend(findings);
+        sb.moved.extend(moves);
         Ok(())
     }
 
     /// How many units of each name the base's version of the file (at its old path, for a
     /// rename) holds: none of any where the base has no such file, `None` (not counted)
-    /// where the base's version wasn't measured.
-    fn base_counts(&self, path: &str, from: Option<&str>) -> Result<Option<BaseCounts>> {
-        Ok(match self.at_base(path, from)? {
-            None => Some(BaseCounts::default()),
-            Some(FileOutcome::Measured(base)) => Some(BaseCounts::of(&base)),
-            Some(_) => None,
-        })
+    /// where the base's version wasn't measured. A unit moved in counts as many as its
+    /// name had in the file it left (docs/src/reference/baseline.md#moved-units).
+    fn base_counts(
+        &self,
+        path: &str,
+        from: Option<&str>,
+        moves: &[Moved],
+    ) -> Result<Option<BaseCounts>> {
+        let mut counts = match self.at_base(path, from)? {
+            None => BaseCounts::default(),
+            Some(FileOutcome::Measured(base)) => BaseCounts::of(&base),
+            Some(_) => return Ok(None),
+        };
+        for m in moves {
+            if let Some(FileOutcome::Measured(old)) = self.at_base(&m.from, None)? {
+                counts.add_moved(&BaseCounts::of(&old), &m.unit);
+            }
+        }
+        Ok(Some(counts))
     }
 
     /// True when the base's version of the file (at its old path, for a rename) was
@@ -313,7 +334,8 @@ fn hidden_code(m: &FileMeasure) -> Option<Unmeasurable> {
 }
 
 /// Judges the values of a file owned by `owner`: a renamed file's units are tolerated by
-/// its old path's entries too, in the baseline of the context that owned the old path.
+/// its old path's entries too, in the baseline of the context that owned the old path,
+/// and units moved in from other files by the entries they carry (`moved`).
 /// A file `new` since the base is judged by the new-file limit (docs/src/reference/documents.md#pins-and-tiers). Every judged
 /// value is kept: the merge sorts excesses, divergences and what can tighten from the
 /// rest.
@@ -324,6 +346,7 @@ pub(super) fn judge_file(
     owner: &ContextTerms,
     from: Option<&str>,
     new: bool,
+    moved: Option<&Baseline>,
     values: impl FnOnce(&Allowances) -> Result<Vec<(UnitValue, Option<SameName>)>>,
 ) -> Result<Vec<Finding>> {
     let Some(limits) = owner.limits.as_ref() else {
@@ -338,6 +361,7 @@ pub(super) fn judge_file(
         renamed_from,
         accepted: owner.branch_baseline.as_ref(),
         renamed_limits: renamed_limits.as_ref(),
+        moved,
     };
     let values = values(&allowances)?;
     Ok(judge::file_grouped(limits, &values, &allowances, new))

@@ -29,6 +29,7 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         report.left_out.extend(sb.left_out);
         report.unmeasurable.extend(sb.unmeasurable);
         report.renamed.extend(sb.renamed);
+        report.moved.extend(sb.moved);
         report.warnings.extend(sb.warnings);
         report.imports_changed.extend(sb.imports_changed);
         report.chain_changed.extend(sb.chain_changed);
@@ -78,6 +79,7 @@ fn tidy(report: &mut GateReport) {
     sort_dedup(&mut report.left_out);
     sort_dedup(&mut report.unmeasurable);
     sort_dedup(&mut report.renamed);
+    sort_dedup(&mut report.moved);
     sort_dedup(&mut report.files);
     sort_dedup(&mut report.warnings);
     by_doc(&mut report.imports_changed);
