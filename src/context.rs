@@ -1,6 +1,7 @@
 //! Stage 0 of the pipeline: `context.yaml` discovery and file ownership (docs/src/reference/contexts.md).
 //! Reads through a [`FileSource`], so the gate can read the base commit's tree.
 
+mod exclude;
 mod path;
 mod read;
 
@@ -9,6 +10,7 @@ use std::collections::BTreeMap;
 use crate::relpath;
 use crate::source::FileSource;
 
+pub use exclude::Exclude;
 pub use path::{join, PathProblem};
 
 /// One context: a directory holding a `context.yaml`.
@@ -27,6 +29,9 @@ pub struct Context {
     /// The directories `context.yaml` names (`meta.workdir` where written, each `sources`
     /// entry), in the order written, with the line naming each.
     pub declared: Vec<Declared>,
+    /// The files it owns but doesn't measure: `exclude` globs, relative to the repository
+    /// root.
+    pub exclude: Exclude,
 }
 
 /// One directory as `context.yaml` names it.
@@ -101,6 +106,16 @@ impl Context {
     pub fn baseline_path(&self) -> String {
         self.file("structure-baseline.tsv")
     }
+
+    /// Why the file `path` it owns is left out unmeasured: the first of its `exclude`
+    /// globs that matches (docs/src/reference/contexts.md).
+    pub fn excluded(&self, path: &str) -> Option<crate::model::LeftOutReason> {
+        let glob = self.exclude.matching(path)?;
+        Some(crate::model::LeftOutReason::Excluded {
+            glob: glob.to_string(),
+            file: self.file("context.yaml"),
+        })
+    }
 }
 
 /// True when the owned entry `entry` holds the repository-relative file `path`: `path`
@@ -167,6 +182,13 @@ pub enum ContextError {
         name: String,
         first: String,
         second: String,
+    },
+    #[error("{}: exclude entry {entry:?} is not a valid glob: {message}", located(.path, *.line))]
+    Glob {
+        path: String,
+        line: Option<usize>,
+        entry: String,
+        message: String,
     },
     #[error("--context {dir}: no context.yaml there (contexts: {known})")]
     UnknownContext { dir: String, known: String },
@@ -293,6 +315,20 @@ impl Contexts {
             .max_by_key(|(_, _, dir)| dir.len())
             .map(|(c, sel, _)| (c, sel))?;
         is_selected.then_some(context)
+    }
+
+    /// Why the repository-relative file `path` is left out by the `exclude` globs of the
+    /// context that owns it (among all, chosen or not); `None` when no context owns it or
+    /// none of its globs matches.
+    pub fn excluded(&self, path: &str) -> Option<crate::model::LeftOutReason> {
+        let owner = self
+            .list
+            .iter()
+            .chain(&self.unselected)
+            .flat_map(|c| c.owned.iter().map(move |entry| (c, entry)))
+            .filter(|(_, entry)| owns(entry, path))
+            .max_by_key(|(_, entry)| entry.len())?;
+        owner.0.excluded(path)
     }
 
     /// Only the contexts whose directories are named (`--context DIR`, repeatable):

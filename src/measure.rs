@@ -101,6 +101,31 @@ pub trait Memo: Sync {
     }
 }
 
+/// A memo that knows, before a file is read, whether its context's `exclude` globs leave it
+/// out (docs/src/reference/contexts.md): such a file comes back left out, unread; every
+/// other question goes to `memo`.
+pub struct Excluding<'a> {
+    pub memo: &'a dyn Memo,
+    pub contexts: &'a crate::context::Contexts,
+}
+
+impl Memo for Excluding<'_> {
+    fn recall(&self, rel: &str, options: &Options) -> Option<FileOutcome> {
+        match self.contexts.excluded(rel) {
+            Some(reason) => Some(left_out(rel, reason)),
+            None => self.memo.recall(rel, options),
+        }
+    }
+
+    fn measure(&self, path: &str, bytes: &[u8], options: &Options) -> Option<FileOutcome> {
+        self.memo.measure(path, bytes, options)
+    }
+
+    fn scan(&self, path: &str, bytes: &[u8], fresh: &dyn Fn() -> Scan) -> Scan {
+        self.memo.scan(path, bytes, fresh)
+    }
+}
+
 /// No memo: every file is measured.
 pub struct NoMemo;
 
@@ -123,7 +148,14 @@ pub fn measure_file(path: &str, bytes: &[u8], options: &Options) -> Option<FileO
         return Some(left_out(path, reason));
     }
     let size = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
-    if size > options.max_file_size {
+    let too_large = size > options.max_file_size;
+    // The header is looked for before the size: a generated file past --max-file-size is
+    // left out as generated, not skipped (docs/src/reference/measurement.md).
+    let head = if too_large { head_of(bytes) } else { bytes };
+    if let Some(reason) = generated_by_header(path, head, options) {
+        return Some(left_out(path, reason));
+    }
+    if too_large {
         let reason = SkipReason::TooLarge {
             size,
             max: options.max_file_size,
@@ -131,11 +163,6 @@ pub fn measure_file(path: &str, bytes: &[u8], options: &Options) -> Option<FileO
         return Some(skipped(path, reason));
     }
     let body = crate::lines::strip_bom(bytes);
-    if options.honour_generated_header {
-        if let Some(reason) = rules::left_out_by_header(path, body) {
-            return Some(left_out(path, reason));
-        }
-    }
     let Ok(text) = std::str::from_utf8(body) else {
         return Some(skipped(path, SkipReason::NotUtf8));
     };
@@ -151,6 +178,49 @@ pub fn measure_file(path: &str, bytes: &[u8], options: &Options) -> Option<FileO
             Err(reason) => skipped(path, reason),
         },
     )
+}
+
+/// How much of a file past `--max-file-size` is read for a generated-code header.
+pub const HEADER_SCAN_BYTES: usize = 64 << 10;
+
+/// The first [`HEADER_SCAN_BYTES`] of `bytes`.
+pub fn head_of(bytes: &[u8]) -> &[u8] {
+    &bytes[..bytes.len().min(HEADER_SCAN_BYTES)]
+}
+
+/// Why a generated-code header in `head` (a file's first bytes, or all of them) leaves the
+/// file at `path` out, when `options` honour headers.
+pub fn generated_by_header(path: &str, head: &[u8], options: &Options) -> Option<LeftOutReason> {
+    if !options.honour_generated_header {
+        return None;
+    }
+    rules::left_out_by_header(path, crate::lines::strip_bom(head))
+}
+
+/// True when `bytes` hold a NUL byte in their first 8,000 bytes (git's own test for a
+/// binary file) and don't read as UTF-16 text: source in an encoding structgate doesn't
+/// measure is no binary file (docs/src/reference/gate.md#integrity).
+pub fn looks_binary(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(8000)];
+    head.contains(&0) && !utf16_text(head, head.len() < bytes.len())
+}
+
+/// True when `head` (the first bytes of a file, `cut` short of its end) reads as UTF-16
+/// text: it opens with a byte order mark, or its code units, little- or big-endian, are
+/// all characters of text (no NUL, no control but tab, line feed, form feed and carriage
+/// return, surrogates paired; a pair the cut split is let go).
+fn utf16_text(head: &[u8], cut: bool) -> bool {
+    if head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]) {
+        return true;
+    }
+    let units = head.len() / 2 - usize::from(cut && head.len() >= 2);
+    let text = |c: Result<char, _>| c.is_ok_and(|c| !c.is_control() || "\t\n\x0c\r".contains(c));
+    [u16::from_le_bytes, u16::from_be_bytes]
+        .into_iter()
+        .any(|unit| {
+            let code = head.chunks_exact(2).take(units).map(|b| unit([b[0], b[1]]));
+            char::decode_utf16(code).all(text)
+        })
 }
 
 /// The path rule (docs/src/reference/measurement.md "Left out by path") that leaves `path` out, if any.

@@ -426,6 +426,8 @@ fn judged_and_unjudged_contexts_are_both_named() {
             "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
             "src/Small.cs:3 Small.Run: function_lines 13 > 10 (band 12)",
             "structure not judged in web (no baseline at the merge-base); judged: inventory",
+            "left out web/App.cs: no judged context owns it at the base (context web has no \
+             baseline at the merge-base)",
         ]
     );
 }

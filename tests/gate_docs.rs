@@ -70,16 +70,23 @@ fn an_import_that_still_fits_passes_and_unrelated_changes_judge_no_document() {
     s.write("shared/other.md", &"x".repeat(500));
     let run = s.gate(&[]);
     assert_eq!(run.code, 0, "{run:?}");
+    // tone.md was judged through the document that loads it; other.md by nothing.
     assert_eq!(
         after_base(&run.stdout),
-        ["structure judged 1 file(s) in 1 context(s), within their Limits"]
+        [
+            "structure judged 1 file(s) in 1 context(s), within their Limits",
+            "left out shared/other.md: no judged context owns it at the base",
+        ]
     );
     s.git_ok(&["checkout", "-q", "shared/tone.md"]);
     s.commit("another document");
     let run = s.gate(&[]);
     assert_eq!(
         after_base(&run.stdout),
-        ["structure judged 0 file(s) in 1 context(s), within their Limits"]
+        [
+            "structure judged 0 file(s) in 1 context(s), within their Limits",
+            "left out shared/other.md: no judged context owns it at the base",
+        ]
     );
 }
 

@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::{after_base, cs_class, Scenario, BAND_12};
+use common::{after_base, cs_class, principles, Scenario, BAND_12, INVENTORY};
 
 /// A Go file holding `func Helper()` of exactly `lines` lines, after `header`.
 fn go_file(header: &str, lines: usize) -> String {
@@ -104,5 +104,255 @@ fn a_new_file_a_path_rule_leaves_out_is_listed_not_judged() {
             "structure judged 0 file(s) in 1 context(s), within their Limits",
             "left out src/Api.g.cs: generated file name (.g.cs)",
         ]
+    );
+}
+
+const UNOWNED: &str = "no judged context owns it at the base";
+
+#[test]
+fn changed_code_no_judged_context_owns_is_listed_as_unowned() {
+    let s = Scenario::inventory(BAND_12);
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
+    s.write("web/context.yaml", "meta:\n  name: web\nsources: [web]\n");
+    s.cut_feature();
+    // A 9-line method moved out to lib/, rewritten to 40 lines: no rename git would see.
+    s.write("lib/Helpers.cs", &cs_class("Helpers", &[("Run", 40)]));
+    s.commit("lib/");
+    s.write("web/Page.cs", &cs_class("Page", &[("Run", 40)]));
+    s.write("README.md", "# notes, no byte limits anywhere\n");
+    let run = s.gate(&["--require-judged"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        after_base(&run.stdout),
+        [
+            "structure judged 0 file(s) in 1 context(s), within their Limits",
+            "structure not judged in web (no Limits at the merge-base); judged: inventory",
+            &format!("left out lib/Helpers.cs: {UNOWNED}"),
+            &format!(
+                "left out web/Page.cs: {UNOWNED} (context web has no Limits at the merge-base)"
+            ),
+        ]
+    );
+    let json = s.gate(&["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    assert_eq!(
+        v["left_out"],
+        serde_json::json!([
+            {"path": "lib/Helpers.cs", "reason": "unowned", "detail": UNOWNED},
+            {"path": "web/Page.cs", "reason": "unowned",
+             "detail": format!("{UNOWNED} (context web has no Limits at the merge-base)")},
+        ])
+    );
+    let summary = s.abs("summary.md");
+    s.gate(&["--pr-summary", summary.to_str().expect("utf-8")]);
+    assert!(
+        s.read("summary.md").contains(&format!(
+            "\n### Left out\n\n- `lib/Helpers.cs`: {UNOWNED}\n- `web/Page.cs`: {UNOWNED} (context web \
+             has no Limits at the merge-base)\n"
+        )),
+        "{}",
+        s.read("summary.md")
+    );
+}
+
+#[test]
+fn more_than_ten_unowned_files_are_counted_in_text_and_listed_with_verbose() {
+    let s = Scenario::feature_of_inventory();
+    for i in 0..12 {
+        s.write(&format!("lib/F{i:02}.cs"), &cs_class("F", &[("Run", 5)]));
+    }
+    s.commit("a new top-level directory of code");
+    let run = s.gate(&[]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let lines = after_base(&run.stdout);
+    assert_eq!(lines.len(), 12, "{lines:?}");
+    assert_eq!(lines[1], format!("left out lib/F00.cs: {UNOWNED}"));
+    assert_eq!(lines[10], format!("left out lib/F09.cs: {UNOWNED}"));
+    assert_eq!(
+        lines[11],
+        "and 2 more file(s) no judged context owns (-v lists every changed file)"
+    );
+    let verbose = s.gate(&["-v"]);
+    assert!(
+        verbose
+            .stderr
+            .contains(&format!("  lib/F11.cs: not judged: left out: {UNOWNED}\n")),
+        "{}",
+        verbose.stderr
+    );
+    let json = s.gate(&["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    assert_eq!(v["left_out"].as_array().map(Vec::len), Some(12));
+}
+
+/// Bytes that start like an MPEG transport stream: sync bytes and NULs.
+fn mpeg_ts() -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for _ in 0..20 {
+        bytes.extend_from_slice(&[0x47, 0x40, 0x00, 0x10, 0x00, 0x00, 0xb0, 0x0d]);
+        bytes.extend_from_slice(&[0xff; 180]);
+    }
+    bytes
+}
+
+/// The inventory context with `exclude` globs for `src/media/**` and `src/vendor/*.cs`,
+/// `src/Small.cs` (5-line `Small.Run`) and `src/vendor/Old.cs` (a 40-line method, excluded)
+/// on `main`; HEAD is branch `feature`.
+fn excluding() -> Scenario {
+    let s = Scenario::git();
+    s.write(
+        "context.yaml",
+        &format!("{INVENTORY}exclude:\n  - \"src/media/**\"\n  - src/vendor/*.cs\n"),
+    );
+    s.write("principles.md", &principles(BAND_12));
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
+    s.write("src/vendor/Old.cs", &cs_class("Old", &[("Run", 40)]));
+    s.cut_feature();
+    s
+}
+
+const VENDOR: &str = "excluded by the exclude glob src/vendor/*.cs of context.yaml";
+const MEDIA: &str = "excluded by the exclude glob src/media/** of context.yaml";
+
+#[test]
+fn exclude_globs_leave_files_out_of_measure_and_the_baseline() {
+    let s = excluding();
+    let baseline = s.read("structure-baseline.tsv");
+    assert!(!baseline.contains("Old.Run"), "{baseline}");
+    let run = s.run(&["measure", "--verbose", "--format", "json", "--check", "src"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stderr
+            .contains(&format!("left out src/vendor/Old.cs: {VENDOR}\n")),
+        "{}",
+        run.stderr
+    );
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
+    let paths: Vec<&str> = v["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .map(|f| f["path"].as_str().expect("path"))
+        .collect();
+    assert_eq!(paths, ["src/Small.cs"]);
+}
+
+#[test]
+fn the_gate_leaves_out_what_the_bases_exclude_globs_name_and_new_binary_files() {
+    let s = excluding();
+    s.write_bytes("src/media/intro.ts", &mpeg_ts());
+    s.write("src/vendor/Lib.cs", &cs_class("Lib", &[("Run", 40)]));
+    s.write("src/vendor/Old.cs", &cs_class("Old", &[("Run", 60)]));
+    s.write_bytes("src/logo.ts", &mpeg_ts());
+    // The branch can't exclude its own file: exclude is read at the base.
+    s.write(
+        "context.yaml",
+        &format!("{INVENTORY}exclude:\n  - \"src/**\"\n"),
+    );
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]));
+    s.commit("media, vendored code, and a growth");
+    let run = s.gate(&[]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let lines = after_base(&run.stdout);
+    assert_eq!(
+        lines[..2],
+        [
+            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
+            "src/Small.cs:3 Small.Run: function_lines 13 > 10 (band 12)",
+        ]
+    );
+    assert!(
+        lines.contains(&"  inventory: context.yaml: exclude added: src/** (loosens)"),
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines[lines.len() - 4..],
+        [
+            "left out src/logo.ts: binary: a NUL byte in its first 8000 bytes",
+            &format!("left out src/media/intro.ts: {MEDIA}"),
+            &format!("left out src/vendor/Lib.cs: {VENDOR}"),
+            &format!("left out src/vendor/Old.cs: {VENDOR}"),
+        ]
+    );
+    let json = s.gate(&["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    let reasons: Vec<(&str, &str)> = v["left_out"]
+        .as_array()
+        .expect("left_out")
+        .iter()
+        .map(|l| (l["path"].as_str().unwrap(), l["reason"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            ("src/logo.ts", "binary"),
+            ("src/media/intro.ts", "excluded"),
+            ("src/vendor/Lib.cs", "excluded"),
+            ("src/vendor/Old.cs", "excluded"),
+        ]
+    );
+    assert_eq!(v["unmeasurable"], serde_json::json!([]));
+}
+
+#[test]
+fn a_file_the_base_measured_that_turns_binary_still_fails() {
+    let s = excluding();
+    let mut bytes = cs_class("Small", &[("Run", 5)]).into_bytes();
+    bytes.insert(10, 0);
+    s.write_bytes("src/Small.cs", &bytes);
+    let run = s.gate(&[]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        after_base(&run.stdout),
+        [
+            "structure judged 0 file(s) in 1 context(s): 1 file(s) unmeasurable",
+            "src/Small.cs: unmeasurable (binary (holds a NUL byte))",
+        ]
+    );
+}
+
+#[test]
+fn an_exclude_entry_that_is_no_glob_is_an_error_naming_file_and_line() {
+    let s = Scenario::git();
+    s.write(
+        "context.yaml",
+        "meta:\n  name: inventory\nsources: [src]\nexclude:\n  - \"src/[a\"\n",
+    );
+    std::fs::create_dir_all(s.abs("src")).expect("mkdir");
+    let run = s.run(&["limits"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "error: context.yaml:5: exclude entry \"src/[a\" is not a valid glob: unclosed \
+         character class; missing ']'\n"
+    );
+}
+
+#[test]
+fn a_generated_file_past_max_file_size_is_left_out_as_generated() {
+    let s = Scenario::inventory(BAND_12);
+    let generated = format!("// <auto-generated/>\n{}", cs_class("Gen", &[("Run", 200)]));
+    s.write("src/Gen.cs", &generated);
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
+    let max = ["--max-file-size", "2000"];
+    let run = s.run(&[&["measure", "--verbose"][..], &max].concat());
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("left out src/Gen.cs: generated header (<auto-generated) at line 1\n"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("skipped"), "{}", run.stdout);
+    let init = s.run(&[&["baseline", "init"][..], &max].concat());
+    assert_eq!((init.code, init.stderr.as_str()), (0, ""), "{init:?}");
+    s.commit("base");
+    s.git_ok(&["checkout", "-q", "-b", "feature"]);
+    s.write("src/Gen.cs", &format!("{generated}// regenerated\n"));
+    let run = s.gate(&max);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        after_base(&run.stdout),
+        ["structure judged 0 file(s) in 1 context(s), within their Limits"]
     );
 }

@@ -80,7 +80,8 @@ fn color_always_paints_the_gate_report() {
              src/Small.cs:3 Small.Run: {RED_BOLD}function_lines 13 > 10 (band 12){RESET}\n\
              {YELLOW}Structure within tolerance:{RESET}\n\
              \x20 src/Mid.cs:3 Mid.Go: function_lines 11 > 10 (band 12)\n\
-             left out src/Tests/ATests.cs: test directory \"Tests\"\n",
+             left out src/Tests/ATests.cs: test directory \"Tests\"\n\
+             left out tools/Tool.cs: no judged context owns it at the base\n",
             base_line(&s)
         )
     );
@@ -227,7 +228,7 @@ fn verbose_gate_says_what_became_of_each_changed_file() {
          \x20 src/Small.cs: judged (modified; context inventory)\n\
          \x20 src/Tests/ATests.cs: not judged: left out: test directory \"Tests\"\n\
          \x20 src/notes.txt: not judged: not a measured language\n\
-         \x20 tools/Tool.cs: not judged: no context owns it\n\
+         \x20 tools/Tool.cs: not judged: left out: no judged context owns it at the base\n\
          cache: parsed 2 file(s), 0 from cache\n"
         )
     );
@@ -257,7 +258,8 @@ fn verbose_gate_names_a_context_without_terms() {
          \x20 master: not tried: an earlier base was taken\n\
          changed since the base: 2 file(s)\n\
          \x20 src/Smaller.cs: judged (renamed from src/Small.cs; context inventory)\n\
-         \x20 web/Page.cs: not judged: context web has no Limits at the merge-base\n\
+         \x20 web/Page.cs: not judged: left out: no judged context owns it at the base (context \
+         web has no Limits at the merge-base)\n\
          cache: parsed 1 file(s), 0 from cache\n"
         )
     );

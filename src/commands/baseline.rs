@@ -176,8 +176,13 @@ pub(super) fn measure_grouped(
     let (warnings, syntax_errors) = said;
     let mut seen = std::collections::BTreeSet::new();
     let reads_imports = |path: &str| terms.reads_imports(path);
+    // Files their context's exclude globs name are left out unread.
+    let memo = measure::Excluding {
+        memo,
+        contexts: &terms.index,
+    };
     let outcomes =
-        measure::measure_tree_in(&ws.tree, targets, options, progress, memo, &reads_imports)?;
+        measure::measure_tree_in(&ws.tree, targets, options, progress, &memo, &reads_imports)?;
     for outcome in outcomes {
         if !seen.insert(outcome.path().to_string()) {
             continue;

@@ -241,6 +241,22 @@ impl Sandbox {
         }
     }
 
+    /// A changed file no judged context owns whose bytes a judged document loads (its
+    /// imports or its chain changed) was judged through that document: not listed as
+    /// `unowned` (docs/src/reference/gate.md#integrity).
+    fn judged_through_importers(&mut self) {
+        let reached: BTreeSet<&String> = self
+            .imports_changed
+            .iter()
+            .chain(&self.chain_changed)
+            .flat_map(|(_, files)| files)
+            .collect();
+        let unowned = |l: &FileReason<LeftOutReason>| {
+            matches!(l.reason, LeftOutReason::Unowned { .. }) && reached.contains(&l.path)
+        };
+        self.left_out.retain(|l| !unowned(l));
+    }
+
     /// True when a file was judged or failed unmeasurable, or a directory was checked
     /// against its contract: the run judged anything at all.
     fn judged_anything(&self) -> bool {

@@ -186,48 +186,32 @@ pub fn run_each(
     let ws = Workspace::open(&request.cwd)?;
     let (mut terms, restrict) = ws.terms(&request.cwd, &request.contexts)?;
     carry_renames(&ws, &mut terms)?;
-    let mut targets = Vec::new();
-    for path in &request.paths {
-        targets.push(ws.relative(&request.cwd, path)?);
-    }
+    let targets: Vec<String> = request
+        .paths
+        .iter()
+        .map(|path| ws.relative(&request.cwd, path))
+        .collect::<Result<_>>()?;
     let cache = Cache::open_for_tree(ws.repo.as_ref(), request.cache);
     let restricted = !restrict.is_empty();
     let reading = terms.clone();
     let reads_imports = |path: &str| reading.reads_imports(path);
+    // Files their context's exclude globs name are left out unread.
+    let (memo, contexts) = (&cache, &reading.index);
+    let memo = measure::Excluding { memo, contexts };
     let mut report = MeasureReport {
         warnings: terms.all_warnings(),
         terms,
         over_only: request.over_only,
         ..MeasureReport::default()
     };
-    let mut take = |outcome: FileOutcome| -> Result<()> {
-        match outcome {
-            FileOutcome::Measured(m) => {
-                if let Some(file) = report.add_file(restricted, m) {
-                    each(&report, &file)?;
-                    if keep {
-                        report.files.push(file);
-                    }
-                }
-            }
-            FileOutcome::Skipped { path, reason } => {
-                report.skipped.push(FileReason { path, reason })
-            }
-            FileOutcome::LeftOut { path, reason } => {
-                if !restricted || report.terms.owner(&path).is_some() {
-                    report.left_out.push(FileReason { path, reason });
-                }
-            }
-        }
-        Ok(())
-    };
+    let mut take = |outcome: FileOutcome| report.take(outcome, (restricted, keep), &mut *each);
     let options = &request.options;
     measure::measure_tree_each(
         &ws.tree,
         &targets,
         options,
         progress,
-        &cache,
+        &memo,
         &reads_imports,
         &mut take,
     )?;
@@ -236,6 +220,34 @@ pub fn run_each(
 }
 
 impl MeasureReport {
+    /// Adds one outcome: a measured file judged, counted, handed to `each` and, with
+    /// `keep`, kept; a skipped or left-out file listed (when `restricted`, only those a
+    /// chosen context owns).
+    fn take(
+        &mut self,
+        outcome: FileOutcome,
+        (restricted, keep): (bool, bool),
+        each: &mut (dyn FnMut(&MeasureReport, &MeasuredFile) -> std::io::Result<()> + Send),
+    ) -> Result<()> {
+        match outcome {
+            FileOutcome::Measured(m) => {
+                if let Some(file) = self.add_file(restricted, m) {
+                    each(self, &file)?;
+                    if keep {
+                        self.files.push(file);
+                    }
+                }
+            }
+            FileOutcome::Skipped { path, reason } => self.skipped.push(FileReason { path, reason }),
+            FileOutcome::LeftOut { path, reason } => {
+                if !restricted || self.terms.owner(&path).is_some() {
+                    self.left_out.push(FileReason { path, reason });
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Judges and counts a measured file; `None` when `restricted` (`--context`) and no
     /// chosen context owns it.
     fn add_file(&mut self, restricted: bool, m: FileMeasure) -> Option<MeasuredFile> {

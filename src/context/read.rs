@@ -12,12 +12,14 @@ use super::{Context, ContextError};
 /// The keys structgate reads; any other key belongs to other tools and is skipped
 /// unread (serde's `IgnoredAny`, which never follows YAML aliases).
 #[derive(Debug, Default, Deserialize)]
-#[serde(expecting = "a mapping with optional keys meta and sources")]
+#[serde(expecting = "a mapping with optional keys meta, sources and exclude")]
 struct RawContext {
     #[serde(default)]
     meta: Option<RawMeta>,
     #[serde(default)]
     sources: Option<Vec<Text>>,
+    #[serde(default)]
+    exclude: Option<Vec<Text>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -38,7 +40,7 @@ struct RawKeys {
 
 /// The keys structgate reads at the top of `context.yaml`; `workdir` written there
 /// (rather than under `meta`) is a slip too.
-const TOP_KEYS: &[&str] = &["meta", "sources", "workdir"];
+const TOP_KEYS: &[&str] = &["meta", "sources", "exclude", "workdir"];
 const META_KEYS: &[&str] = &["name", "workdir"];
 
 /// A warning for each key of `file` one slip away from a key structgate reads
@@ -124,12 +126,14 @@ pub fn context(file: &str, text: &str, repo_name: &str) -> Result<Context, Conte
     }
     owned.sort();
     owned.dedup();
+    let exclude = located.exclude(raw.exclude.unwrap_or_default())?;
     Ok(Context {
         name,
         dir,
         workdir,
         owned,
         declared,
+        exclude,
     })
 }
 
@@ -188,6 +192,18 @@ impl Located<'_> {
                     base: crate::relpath::shown(base).to_string(),
                 },
             }
+        })
+    }
+
+    /// The `exclude` globs, compiled; the first that is no glob is an error naming its
+    /// line.
+    fn exclude(&self, written: Vec<Text>) -> Result<super::Exclude, ContextError> {
+        let patterns = written.into_iter().map(|Text(p)| p).collect();
+        super::Exclude::new(patterns).map_err(|(entry, message)| ContextError::Glob {
+            path: self.file.to_string(),
+            line: self.line_of_value(&entry),
+            entry,
+            message,
         })
     }
 

@@ -222,7 +222,7 @@ fn a_file_entry_owns_that_file_and_beats_every_directory() {
 fn documents_that_are_not_mappings_are_errors_with_lines() {
     assert_eq!(
         err(&[("context.yaml", "# c\n- src\n")]),
-        "context.yaml:2: invalid type: sequence, expected a mapping with optional keys meta and sources"
+        "context.yaml:2: invalid type: sequence, expected a mapping with optional keys meta, sources and exclude"
     );
     assert_eq!(
         err(&[("context.yaml", "meta: inventory\n")]),

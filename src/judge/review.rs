@@ -31,6 +31,7 @@ pub fn loosens(term: &Term, from: Option<&TermValue>, to: Option<&TermValue>) ->
             to.is_none() || !taken_from.is_empty()
         }
         Term::Baseline => to.is_none(),
+        Term::Exclude => to.is_some(),
         Term::Recorded(key) => recorded_loosens(key, from, to),
         Term::RecordedOwned { owned } => disowned(owned, from, to),
         Term::RequireContract => strictness(to) < strictness(from),

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 
 use super::{left_out, measure_file_in, skipped, Imports, Memo, NoMemo, Options};
 use crate::dir_walk::Ignores;
-use crate::model::{FileOutcome, Language, SkipReason};
+use crate::model::{FileOutcome, Language, LeftOutReason, SkipReason};
 use crate::relpath::{holds, is_within, Name};
 use crate::source::WorkTree;
 
@@ -290,6 +290,17 @@ pub fn list_measured(root: &Path, targets: &[String], ignores: Ignores) -> Resul
         .collect())
 }
 
+/// The generated-code header in the first bytes of the file at `abs` (past
+/// `--max-file-size`, so not read whole), when one leaves it out.
+fn header_of_large(abs: &Path, rel: &str, options: &Options) -> Option<LeftOutReason> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(abs).ok()?;
+    let mut head = Vec::new();
+    let limit = u64::try_from(super::HEADER_SCAN_BYTES).unwrap_or(u64::MAX);
+    file.take(limit).read_to_end(&mut head).ok()?;
+    super::generated_by_header(rel, &head, options)
+}
+
 /// Measures one listed file: path rules and size before reading it.
 fn measure_path(
     imports: Option<&Imports>,
@@ -310,6 +321,10 @@ fn measure_path(
         Err(e) => return Some(skipped(rel, SkipReason::Unreadable(e.to_string()))),
     };
     if size > options.max_file_size {
+        // A generated file past the size is left out as generated: its header is read.
+        if let Some(reason) = header_of_large(&abs, rel, options) {
+            return Some(left_out(rel, reason));
+        }
         let max = options.max_file_size;
         return Some(skipped(rel, SkipReason::TooLarge { size, max }));
     }

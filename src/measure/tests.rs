@@ -149,17 +149,32 @@ fn many_syntax_errors_name_ten_lines_and_count_the_rest() {
 }
 
 #[test]
-fn size_header_and_encoding_are_checked_in_that_order() {
+fn header_size_and_encoding_are_checked_in_that_order() {
     let small = Options {
         max_file_size: 4,
         ..Options::default()
     };
+    // A generated file past the size is left out as generated, not skipped as too large.
     let outcome = measure_file("a.rs", b"// @generated\n", &small).unwrap();
+    assert!(
+        matches!(outcome, FileOutcome::LeftOut { .. }),
+        "{outcome:?}"
+    );
+    let outcome = measure_file("a.rs", b"fn f() {}\n", &small).unwrap();
     let skipped = FileOutcome::Skipped {
         path: "a.rs".into(),
-        reason: SkipReason::TooLarge { size: 14, max: 4 },
+        reason: SkipReason::TooLarge { size: 10, max: 4 },
     };
     assert_eq!(outcome, skipped);
+    let unheeded = Options {
+        honour_generated_header: false,
+        ..small
+    };
+    let outcome = measure_file("a.rs", b"// @generated\n", &unheeded).unwrap();
+    assert!(
+        matches!(outcome, FileOutcome::Skipped { .. }),
+        "{outcome:?}"
+    );
     let outcome = measure_file("a.rs", b"// @generated\n\xff\n", &Options::default()).unwrap();
     assert!(
         matches!(outcome, FileOutcome::LeftOut { .. }),
@@ -171,6 +186,33 @@ fn size_header_and_encoding_are_checked_in_that_order() {
         reason: SkipReason::NotUtf8,
     };
     assert_eq!(outcome, not_utf8);
+}
+
+#[test]
+fn binary_is_a_nul_byte_in_the_first_8000_bytes_unless_the_file_reads_as_utf16_text() {
+    assert!(looks_binary(b"\x47\x40\x00\x10\x00\x00\xb0\x0d"));
+    assert!(!looks_binary(b"plain text\n"));
+    let late = [vec![b'a'; 8000], vec![0]].concat();
+    assert!(
+        !looks_binary(&late),
+        "git looks at the first 8000 bytes only"
+    );
+    let utf16le: Vec<u8> = "class A {}\r\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let utf16be: Vec<u8> = "class A {}\n"
+        .encode_utf16()
+        .flat_map(u16::to_be_bytes)
+        .collect();
+    assert!(!looks_binary(&utf16le) && !looks_binary(&utf16be));
+    assert!(!looks_binary(&[&[0xff, 0xfe][..], &utf16le].concat()));
+    let long: Vec<u8> = "é"
+        .repeat(5000)
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    assert!(!looks_binary(&long));
 }
 
 #[test]

@@ -173,6 +173,16 @@ pub enum LeftOutReason {
     /// Renamed from `from`, which the judged context `context` owned, to a path no judged
     /// context owns.
     MovedOut { from: String, context: String },
+    /// A changed file of a measured language that no judged context owns at the base;
+    /// `owner` says which context owns it and why that one isn't judged, where one does
+    /// (docs/src/reference/gate.md#integrity).
+    Unowned { owner: Option<String> },
+    /// Matched by the `exclude` glob `glob` of the `context.yaml` at `file`
+    /// (docs/src/reference/contexts.md).
+    Excluded { glob: String, file: String },
+    /// A NUL byte in its first 8,000 bytes (git's own test), and the base didn't measure it
+    /// (docs/src/reference/gate.md#integrity).
+    Binary,
 }
 
 impl LeftOutReason {
@@ -187,7 +197,22 @@ impl LeftOutReason {
                 from: String::new(),
                 context: String::new(),
             },
+            LeftOutReason::Unowned { owner: None },
+            LeftOutReason::Excluded {
+                glob: String::new(),
+                file: String::new(),
+            },
+            LeftOutReason::Binary,
         ]
+    }
+
+    /// True for the reasons the gate lists also for a file the base had (changed, not new):
+    /// a file no judged context owns, or one an `exclude` glob names.
+    pub fn listed_when_modified(&self) -> bool {
+        matches!(
+            self,
+            LeftOutReason::Unowned { .. } | LeftOutReason::Excluded { .. } | LeftOutReason::Binary
+        )
     }
 }
 
@@ -199,6 +224,9 @@ impl Reason for LeftOutReason {
             LeftOutReason::GeneratedHeader(_) => "generated-header",
             LeftOutReason::SymbolicLink => "symbolic-link",
             LeftOutReason::MovedOut { .. } => "moved-out",
+            LeftOutReason::Unowned { .. } => "unowned",
+            LeftOutReason::Excluded { .. } => "excluded",
+            LeftOutReason::Binary => "binary",
         }
     }
 
@@ -214,6 +242,15 @@ impl Reason for LeftOutReason {
             }
             LeftOutReason::MovedOut { .. } => {
                 "renamed from a path a judged context owns to one no judged context owns"
+            }
+            LeftOutReason::Unowned { .. } => {
+                "a changed file of a measured language that no judged context owns at the base"
+            }
+            LeftOutReason::Excluded { .. } => {
+                "named by an exclude glob of its context (the gate reads them at the base)"
+            }
+            LeftOutReason::Binary => {
+                "a NUL byte in its first 8000 bytes, and the base didn't measure the file"
             }
         }
     }
@@ -232,6 +269,16 @@ impl fmt::Display for LeftOutReason {
                 f,
                 "moved out of every judged context's owned directories, from {from} (context {context})"
             ),
+            LeftOutReason::Unowned { owner: None } => {
+                f.write_str("no judged context owns it at the base")
+            }
+            LeftOutReason::Unowned { owner: Some(owner) } => {
+                write!(f, "no judged context owns it at the base ({owner})")
+            }
+            LeftOutReason::Excluded { glob, file } => {
+                write!(f, "excluded by the exclude glob {glob} of {file}")
+            }
+            LeftOutReason::Binary => f.write_str("binary: a NUL byte in its first 8000 bytes"),
         }
     }
 }

@@ -241,9 +241,7 @@ pub fn text(report: &GateReport, paint: Paint) -> String {
     for s in &report.skipped {
         let _ = writeln!(out, "skipped {}: {}", s.path, s.reason);
     }
-    for l in &report.left_out {
-        let _ = writeln!(out, "{}", listed::left_out_line(l));
-    }
+    notes::left_out(report, &mut out);
     out
 }
 

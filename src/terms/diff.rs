@@ -33,6 +33,9 @@ pub enum Term {
     Source {
         taken_from: Vec<String>,
     },
+    /// An `exclude` glob, added (it would leave files out) or removed
+    /// (docs/src/reference/contexts.md#exclude).
+    Exclude,
     /// The limit of a metric.
     Limit(Metric),
     Tolerance,
@@ -69,6 +72,7 @@ impl Term {
         match self {
             Term::Context { .. } => "context".to_string(),
             Term::Source { .. } => "sources".to_string(),
+            Term::Exclude => "exclude".to_string(),
             Term::Limit(metric) => metric.key().to_string(),
             Term::Tolerance => limits::TOLERANCE_KEY.to_string(),
             Term::NewFileBytes => limits::NEW_FILE_BYTES_KEY.to_string(),
@@ -222,7 +226,10 @@ impl Diff<'_> {
         let file = ctx.file("context.yaml");
         if self.readable(Some(&ctx.name), &file) {
             match context::read_one(self.branch, &file, repo_name) {
-                Ok(Some(now)) => self.sources(ctx, &now),
+                Ok(Some(now)) => {
+                    self.sources(ctx, &now);
+                    self.exclude(ctx, &now);
+                }
                 Ok(None) => {
                     let owned = (Some(owned_text(&ctx.owned)), None);
                     let term = Term::Context { taken_from: vec![] };
@@ -259,6 +266,20 @@ impl Diff<'_> {
             let taken_from = self.taken_from(std::slice::from_ref(dir), &base.dir);
             let sides = (None, Some(TermValue::Text(relpath::shown(dir).to_string())));
             self.push(Some(&base.name), &file, Term::Source { taken_from }, sides);
+        }
+    }
+
+    /// The `exclude` globs removed and added on the branch.
+    fn exclude(&mut self, base: &Context, now: &Context) {
+        let file = base.file("context.yaml");
+        let (was, is) = (base.exclude.patterns(), now.exclude.patterns());
+        for glob in was.iter().filter(|g| !is.contains(g)) {
+            let sides = (Some(TermValue::Text(glob.clone())), None);
+            self.push(Some(&base.name), &file, Term::Exclude, sides);
+        }
+        for glob in is.iter().filter(|g| !was.contains(g)) {
+            let sides = (None, Some(TermValue::Text(glob.clone())));
+            self.push(Some(&base.name), &file, Term::Exclude, sides);
         }
     }
 

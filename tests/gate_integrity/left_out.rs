@@ -17,6 +17,7 @@ fn a_new_symbolic_link_in_owned_directories_is_listed() {
         crate::common::after_base(&run.stdout),
         [
             crate::common::BASE_IS_HEAD,
+            "left out elsewhere/Forty.cs: no judged context owns it at the base",
             "left out src/Forty.cs: a symbolic link, not followed: what it points at is not judged",
             "left out src/more: a symbolic link, not followed: what it points at is not judged",
         ]
@@ -33,6 +34,7 @@ fn a_new_symbolic_link_in_owned_directories_is_listed() {
     assert_eq!(
         reasons,
         [
+            ("elsewhere/Forty.cs", "unowned"),
             ("src/Forty.cs", "symbolic-link"),
             ("src/more", "symbolic-link")
         ]

@@ -39,7 +39,8 @@ pub(super) fn judge_importers(judging: &Judging, sb: &mut Sandbox) -> Result<()>
         let owner = judging
             .terms
             .owner(&path)
-            .filter(|o| limiting.iter().any(|l| l.context.dir == o.context.dir));
+            .filter(|o| limiting.iter().any(|l| l.context.dir == o.context.dir))
+            .filter(|o| o.context.excluded(&path).is_none());
         if let (true, Some(owner)) = (unchanged_doc, owner) {
             judge_importer(judging, sb, owner, &path)?;
         }
@@ -79,7 +80,7 @@ fn judge_importer(
             reason: reason @ SkipReason::LinkLeaves { .. },
             ..
         }) => {
-            if let Fate::Unmeasurable(why) = judging.skipped(path, None, reason)? {
+            if let Fate::Unmeasurable(why) = judging.skipped(path, None, reason, &bytes)? {
                 sb.unmeasurable.push(FileReason::new(path, why));
             }
             return Ok(());

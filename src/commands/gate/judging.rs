@@ -71,7 +71,9 @@ impl<'a> Judging<'a> {
         let path = change.path.as_str();
         match &fate {
             Fate::Skipped(reason) => sb.skipped.push(FileReason::new(path, reason.clone())),
-            Fate::LeftOut(reason) if change.kind != ChangeKind::Modified => {
+            Fate::LeftOut(reason)
+                if change.kind != ChangeKind::Modified || reason.listed_when_modified() =>
+            {
                 sb.left_out.push(FileReason::new(path, reason.clone()));
             }
             Fate::Unmeasurable(reason) => {
@@ -101,7 +103,10 @@ impl<'a> Judging<'a> {
         let path = change.path.as_str();
         let owner = match self.judged_owner(path) {
             Ok(owner) => owner,
-            Err(fate) => return Ok(self.moved_out(change).unwrap_or(fate)),
+            Err(fate) => {
+                let unowned = || unowned(self.terms, change, &fate);
+                return Ok(self.moved_out(change).or_else(unowned).unwrap_or(fate));
+            }
         };
         let from = match &change.kind {
             ChangeKind::Deleted => return Ok(Fate::Deleted),
@@ -126,6 +131,10 @@ impl<'a> Judging<'a> {
             sb.renamed.push((from.to_string(), path.to_string()));
         }
         if let Some(reason) = measure::left_out_by_path(path) {
+            return Ok(Fate::LeftOut(reason));
+        }
+        // The base's exclude globs: the branch can't exclude its own file.
+        if let Some(reason) = owner.context.excluded(path) {
             return Ok(Fate::LeftOut(reason));
         }
         self.measure(sb, owner, path, from, &change.kind)
@@ -183,27 +192,33 @@ impl<'a> Judging<'a> {
                     context: owner.context.name.clone(),
                 }
             }
-            Some(FileOutcome::Skipped { reason, .. }) => self.skipped(path, from, reason)?,
+            Some(FileOutcome::Skipped { reason, .. }) => {
+                self.skipped(path, from, reason, &bytes)?
+            }
             Some(FileOutcome::LeftOut { reason, .. }) => Fate::LeftOut(reason),
             None => Fate::NotMeasured,
         })
     }
 
-    /// A file the measurer skipped: unmeasurable, and failing, when the branch made it so
-    /// (docs/src/reference/gate.md#integrity); else skipped.
+    /// A file the measurer skipped (`bytes` as the working tree holds it): unmeasurable,
+    /// and failing, when the branch made it so; a binary file the base didn't measure is
+    /// left out as `binary`; else skipped (docs/src/reference/gate.md#integrity).
     pub(super) fn skipped(
         &self,
         path: &str,
         from: Option<&str>,
         reason: SkipReason,
+        bytes: &[u8],
     ) -> Result<Fate> {
-        Ok(
-            if reason.is_unmeasurable_form() && self.measurable_at_base(path, from)? {
-                Fate::Unmeasurable(Unmeasurable::Form(reason))
-            } else {
-                Fate::Skipped(reason)
-            },
-        )
+        if !reason.is_unmeasurable_form() {
+            return Ok(Fate::Skipped(reason));
+        }
+        Ok(match self.at_base(path, from)? {
+            Some(FileOutcome::Measured(_)) => Fate::Unmeasurable(Unmeasurable::Form(reason)),
+            _ if measure::looks_binary(bytes) => Fate::LeftOut(LeftOutReason::Binary),
+            None => Fate::Unmeasurable(Unmeasurable::Form(reason)),
+            Some(_) => Fate::Skipped(reason),
+        })
     }
 
     /// Judges every value of a measured file (its warnings go to the report too). A
@@ -261,17 +276,6 @@ impl<'a> Judging<'a> {
         Ok(Some(counts))
     }
 
-    /// True when the base's version of the file (at its old path, for a rename) was
-    /// measured there, or when there is none: a file new on the branch, or one the branch
-    /// made unmeasurable, fails the gate; one already unmeasurable at the base stays
-    /// skipped (docs/src/reference/gate.md#integrity).
-    fn measurable_at_base(&self, path: &str, from: Option<&str>) -> Result<bool> {
-        Ok(match self.at_base(path, from)? {
-            None => true,
-            Some(outcome) => matches!(outcome, FileOutcome::Measured(_)),
-        })
-    }
-
     /// True when the base's version of the file already held code the compiler may read
     /// differently from the grammar (a preprocessor directive inside a C# block comment,
     /// a Java Unicode escape of a delimiter): the gate then judges it as before
@@ -319,6 +323,33 @@ impl<'a> Judging<'a> {
 /// True when the file's own bytes carry a generated-code header.
 fn claims_generated(path: &str, bytes: &[u8]) -> bool {
     measure::generated_header(path, &String::from_utf8_lossy(bytes))
+}
+
+/// A changed file of a measured language (Markdown only where some context's terms limit
+/// it) that no judged context owns at the base: left out, `unowned`, naming the context
+/// that owns it where that one isn't judged (docs/src/reference/gate.md#integrity).
+fn unowned(terms: &Terms, change: &Change, fate: &Fate) -> Option<Fate> {
+    let counted = matches!(
+        change.kind,
+        ChangeKind::Added | ChangeKind::Modified | ChangeKind::Renamed { .. }
+    );
+    let language = Language::of_path(&change.path).filter(|_| counted)?;
+    let limited = |l| {
+        let limits = terms.contexts.iter().map(|c| c.limits.as_ref());
+        limits
+            .into_iter()
+            .any(|limits| judge::limits_apply(limits, l))
+    };
+    if language == Language::Markdown && !limited(language) {
+        return None;
+    }
+    let owner = match fate {
+        Fate::ContextNotJudged { context, reason } => {
+            Some(format!("context {context} has {reason}"))
+        }
+        _ => None,
+    };
+    Some(Fate::LeftOut(LeftOutReason::Unowned { owner }))
 }
 
 /// Where a measured file holds code the compiler may read differently from the grammar

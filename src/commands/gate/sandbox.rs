@@ -186,10 +186,11 @@ fn judge_all(
     for change in changes {
         judging.change(sandbox, change)?;
     }
-    if !importers {
-        return Ok(());
+    if importers {
+        docs::judge_importers(judging, sandbox)?;
     }
-    docs::judge_importers(judging, sandbox)
+    sandbox.judged_through_importers();
+    Ok(())
 }
 
 /// The terms the gate judges by, and whose they are: the base's, or on the adoption pull

@@ -9,7 +9,9 @@ use crate::commands::gate::GateReport;
 use serde::Serialize;
 
 use crate::judge::TermsWarning;
+use crate::model::LeftOutReason;
 use crate::reason::GENERATED_CLAIM;
+use crate::report::listed;
 use crate::report::style::{Paint, Role};
 
 /// `terms warning: principles.md:11: unknown Limits key function_line (did you mean
@@ -47,6 +49,32 @@ pub(super) fn text(report: &GateReport, paint: Paint, out: &mut String) {
     }
     for w in &report.terms_warnings {
         let _ = writeln!(out, "{}", paint.paint(Role::Warn, &terms_warning_line(w)));
+    }
+}
+
+/// How many files no judged context owns the text report names; `-v` lists every changed
+/// file (docs/src/reference/gate.md#integrity).
+const UNOWNED_SHOWN: usize = 10;
+
+/// The text report's left-out files, one line each, but no more than [`UNOWNED_SHOWN`] of
+/// those no judged context owns, then how many more there are.
+pub(super) fn left_out(report: &GateReport, out: &mut String) {
+    let mut unowned = 0;
+    for l in &report.left_out {
+        if matches!(l.reason, LeftOutReason::Unowned { .. }) {
+            unowned += 1;
+            if unowned > UNOWNED_SHOWN {
+                continue;
+            }
+        }
+        let _ = writeln!(out, "{}", listed::left_out_line(l));
+    }
+    if unowned > UNOWNED_SHOWN {
+        let more = unowned - UNOWNED_SHOWN;
+        let _ = writeln!(
+            out,
+            "and {more} more file(s) no judged context owns (-v lists every changed file)"
+        );
     }
 }
 
