@@ -154,15 +154,7 @@ impl Repo {
     /// committed on the branch, staged, unstaged, untracked and not ignored; sorted by
     /// path, one entry per path (docs/src/reference/gate.md step 3).
     pub fn changes(&self, base_commit: &str) -> Result<Vec<Change>> {
-        let workdir = self.repo.workdir().ok_or_else(|| {
-            anyhow!(
-                "{}: a bare repository has no working tree to compare with",
-                self.repo.git_dir().display()
-            )
-        })?;
-        let id = self.commit_id(base_commit)?;
-        let tree = self.tree_of(id)?;
-        changes::list(&self.repo, (Some(workdir), None), tree)
+        self.worktree_changes(base_commit, None)
             .with_context(|| format!("listing the changes since commit {base_commit}"))
     }
 
@@ -170,6 +162,12 @@ impl Repo {
     /// the base against the index whole (renames into `paths` included), the working
     /// tree only at `paths` (docs/src/reference/hook.md#speed).
     pub fn changes_of(&self, base_commit: &str, paths: &[String]) -> Result<Vec<Change>> {
+        self.worktree_changes(base_commit, Some(paths))
+            .with_context(|| format!("comparing {} with commit {base_commit}", paths.join(", ")))
+    }
+
+    /// The working tree against `base_commit`'s tree: all of it, or only at `paths`.
+    fn worktree_changes(&self, base_commit: &str, paths: Option<&[String]>) -> Result<Vec<Change>> {
         let workdir = self.repo.workdir().ok_or_else(|| {
             anyhow!(
                 "{}: a bare repository has no working tree to compare with",
@@ -178,8 +176,7 @@ impl Repo {
         })?;
         let id = self.commit_id(base_commit)?;
         let tree = self.tree_of(id)?;
-        changes::list(&self.repo, (Some(workdir), Some(paths)), tree)
-            .with_context(|| format!("comparing {} with commit {base_commit}", paths.join(", ")))
+        changes::list(&self.repo, (Some(workdir), paths), tree)
     }
 
     /// Every file that differs between `base_commit`'s tree and the index (what a commit
