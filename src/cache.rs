@@ -206,7 +206,9 @@ fn lasting(outcome: &FileOutcome) -> bool {
     !matches!(
         outcome,
         FileOutcome::Skipped {
-            reason: SkipReason::ParseTimeout { .. } | SkipReason::Unreadable(_),
+            reason: SkipReason::ParseTimeout { .. }
+                | SkipReason::ParseMemory { .. }
+                | SkipReason::Unreadable(_),
             ..
         }
     )

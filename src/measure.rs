@@ -8,14 +8,16 @@ mod dirs;
 mod dump;
 mod imports;
 mod loaded;
+mod parse;
 mod parser_text;
 mod rules;
 mod syntax_walk;
 
-use std::cell::RefCell;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use tree_sitter::{ParseOptions, ParseState, Parser, Tree};
+use tree_sitter::Parser;
+
+use parse::parse;
 
 use crate::lang::Lang;
 use crate::model::{FileMeasure, FileOutcome, Language, LeftOutReason, SkipReason, Unit};
@@ -365,41 +367,6 @@ fn lines_warning(lines: &[u32], (one, many): (&str, &str), why: &str) -> Option<
         1 => Some(format!("{one} at line {}{why}", listed[0])),
         _ => Some(format!("{many} at lines {}{more}{why}", listed.join(", "))),
     }
-}
-
-thread_local! {
-    /// One parser per thread and grammar (by [`Lang::name`]), made on first use.
-    static PARSERS: RefCell<Vec<(&'static str, Parser)>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Parses `text`, giving up after `timeout` (zero: never) with [`SkipReason::ParseTimeout`].
-fn parse(lang: &Lang, text: &str, timeout: Duration) -> Result<Tree, SkipReason> {
-    let no_tree = || SkipReason::Unreadable("the parser gave no tree".into());
-    PARSERS.with_borrow_mut(|parsers| {
-        let index = match parsers.iter().position(|(name, _)| *name == lang.name) {
-            Some(index) => index,
-            None => {
-                let mut parser = Parser::new();
-                parser
-                    .set_language(&(lang.grammar)())
-                    .map_err(|_| no_tree())?;
-                parsers.push((lang.name, parser));
-                parsers.len() - 1
-            }
-        };
-        let parser = &mut parsers.get_mut(index).ok_or_else(no_tree)?.1;
-        let started = Instant::now();
-        let mut expired = |_: &ParseState| !timeout.is_zero() && started.elapsed() > timeout;
-        let options = ParseOptions::new().progress_callback(&mut expired);
-        let bytes = text.as_bytes();
-        let mut read = |at: usize, _| bytes.get(at..).unwrap_or_default();
-        let Some(tree) = parser.parse_with_options(&mut read, None, Some(options)) else {
-            // A stopped parse resumes on the next call unless reset.
-            parser.reset();
-            return Err(SkipReason::ParseTimeout { timeout });
-        };
-        Ok(tree)
-    })
 }
 
 #[cfg(test)]

@@ -182,6 +182,14 @@ impl Scenario {
         Run::of(child.wait_with_output().expect("structgate runs"))
     }
 
+    /// [`Scenario::run_cpu`] with the run's memory (address space) bounded to `memory`
+    /// bytes and its CPU time to `cpu` ([`cpu::output_within`]).
+    pub fn run_cpu_within(&self, args: &[&str], memory: u64, cpu: Duration) -> (Run, Duration) {
+        let mut cmd = self.command(self.path(), args, &[("NO_COLOR", "1")]);
+        let (out, used) = cpu::output_within(&mut cmd, memory, cpu);
+        (Run::of(out), used)
+    }
+
     fn command(&self, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Command {
         let mut cmd = Command::cargo_bin("structgate").expect("binary");
         cmd.args(args)

@@ -3,6 +3,7 @@
 
 mod baseline_cli;
 mod bounded_memory;
+mod bounded_work;
 mod cache;
 mod ci_recipes;
 mod common;

@@ -1,6 +1,7 @@
 //! `structgate gate` (docs/src/reference/gate.md): base → terms at the base → changed files → measured as
 //! the working tree holds them → the one judge → a report value.
 
+mod ahead;
 mod base;
 mod contracts;
 mod docs;

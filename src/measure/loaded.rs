@@ -5,10 +5,11 @@
 //! [`Imports`], however many documents import it. `chain_bytes` (docs/src/reference/documents.md#chains) walks the
 //! same way from a document and its namesakes up the directories, as one walk.
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 
 mod links;
+mod walk;
 
 use super::imports::{scan, ImportRef, MAX_IMPORTS};
 use super::{Memo, NoMemo};
@@ -16,6 +17,7 @@ use crate::lines::{counted_bytes, strip_bom};
 use crate::model::{Chain, Language, Loaded};
 use crate::source::{Entry, FileSource, Listed};
 use links::Reach;
+use walk::{Resolved, Walk};
 
 /// How many import hops are followed from a document.
 pub const MAX_HOPS: usize = 5;
@@ -42,9 +44,14 @@ enum Node {
 /// passed on the way, and what the file contributes.
 #[derive(Debug)]
 struct Reached {
-    real: String,
+    /// The file's number in its [`Imports`]: one per distinct path reached.
+    id: usize,
+    real: Arc<str>,
     links: Vec<String>,
     node: Arc<Node>,
+    /// Made from bytes a caller gave (a document measured), not read from the source:
+    /// its imports are resolved afresh, never kept.
+    given: bool,
 }
 
 /// What a Markdown file's bytes alone give the import walk: their counted bytes, the
@@ -75,49 +82,13 @@ pub struct Imports<'a> {
     max_file_size: u64,
     /// What each path asked for leads to, read once.
     cache: Mutex<HashMap<String, Arc<Reached>>>,
+    /// The number of each distinct path reached ([`Reached::id`]).
+    ids: Mutex<HashMap<Arc<str>, usize>>,
+    /// Where each Markdown file's imports lead, by its path: resolved once, however many
+    /// documents' walks pass through it.
+    edges: Mutex<HashMap<Arc<str>, Arc<Resolved>>>,
     /// Directory listings asked for by chains (docs/src/reference/documents.md#chains), each listed once.
     dirs: Mutex<HashMap<String, Arc<Vec<Listed>>>>,
-}
-
-/// How many warnings one document's walk gives; the rest are counted in one more.
-const MAX_WARNINGS: usize = 50;
-
-/// One document's walk through its imports.
-struct Walk {
-    seen: BTreeSet<String>,
-    /// The symbolic links passed through on the way to a file counted.
-    links: BTreeSet<String>,
-    /// The first link met that leaves the repository or points into `.git`.
-    leaves: Option<String>,
-    loaded: Loaded,
-    warnings: Vec<String>,
-    /// Warnings past [`MAX_WARNINGS`], counted.
-    more: usize,
-}
-
-impl Walk {
-    fn new() -> Walk {
-        Walk {
-            seen: BTreeSet::new(),
-            links: BTreeSet::new(),
-            leaves: None,
-            loaded: Loaded::default(),
-            warnings: Vec::new(),
-            more: 0,
-        }
-    }
-
-    /// Adds a warning once; past [`MAX_WARNINGS`] it is only counted.
-    fn warn(&mut self, warning: String) {
-        if self.warnings.contains(&warning) {
-            return;
-        }
-        if self.warnings.len() < MAX_WARNINGS {
-            self.warnings.push(warning);
-        } else {
-            self.more += 1;
-        }
-    }
 }
 
 impl<'a> Imports<'a> {
@@ -129,6 +100,8 @@ impl<'a> Imports<'a> {
             memo: &NoMemo,
             max_file_size,
             cache: Mutex::new(HashMap::new()),
+            ids: Mutex::new(HashMap::new()),
+            edges: Mutex::new(HashMap::new()),
             dirs: Mutex::new(HashMap::new()),
         }
     }
@@ -163,15 +136,11 @@ impl<'a> Imports<'a> {
     }
 
     fn load_node(&self, path: &str, node: Arc<Node>) -> (Loaded, Vec<String>, Option<String>) {
-        let mut walk = self.walk(Walk::new(), vec![(path.to_string(), node)]);
-        if walk.more > 0 {
-            let more = walk.more;
-            walk.warnings
-                .push(format!("{more} more import warning(s) not shown"));
-        }
-        walk.loaded.imports = walk.seen.into_iter().filter(|p| p != path).collect();
-        walk.loaded.links = walk.links.into_iter().collect();
-        (walk.loaded, walk.warnings, walk.leaves)
+        let root = self.root(path, node);
+        let walk = self.walk(Walk::new(), vec![root]);
+        let (mut loaded, warnings, leaves) = walk.finish();
+        loaded.imports.retain(|p| p != path);
+        (loaded, warnings, leaves)
     }
 
     /// The chain of the document at `path` (docs/src/reference/documents.md#chains): the document and its
@@ -198,32 +167,28 @@ impl<'a> Imports<'a> {
             }
         }
         let mut start = Walk::new();
-        let mut roots: Vec<(String, Arc<Node>)> = Vec::new();
+        let mut roots: Vec<Arc<Reached>> = Vec::new();
         documents.retain(|doc| {
             let reached = self.reach(doc);
-            start.links.extend(reached.links.iter().cloned());
+            start.passed(&reached.links);
             match &*reached.node {
-                Node::Counted { .. } => {
-                    roots.push((reached.real.clone(), Arc::clone(&reached.node)))
-                }
-                Node::Leaves { link } => {
-                    start.leaves.get_or_insert_with(|| link.clone());
-                }
+                Node::Counted { .. } => roots.push(reached),
+                Node::Leaves { link } => start.leaves_by(link),
                 Node::NotFollowed(_) => return false,
             }
             true
         });
-        roots.push((path.to_string(), own));
-        let walk = self.walk(start, roots);
-        let mut files: BTreeSet<String> = walk.seen;
-        files.extend(walk.links);
+        roots.push(self.root(path, own));
+        let (loaded, _, leaves) = self.walk(start, roots).finish();
+        let mut files: BTreeSet<String> = loaded.imports.into_iter().collect();
+        files.extend(loaded.links);
         files.remove(path);
         let chain = Chain {
-            bytes: walk.loaded.bytes,
+            bytes: loaded.bytes,
             documents,
             files: files.into_iter().collect(),
         };
-        (chain, walk.leaves)
+        (chain, leaves)
     }
 
     /// The files and links directly in `dir`, listed once; nothing when it can't be listed.
@@ -241,79 +206,6 @@ impl<'a> Imports<'a> {
         listed
     }
 
-    /// One walk from `roots` (each at no hops, by its real path), breadth first,
-    /// counting each distinct file once.
-    fn walk(&self, mut walk: Walk, roots: Vec<(String, Arc<Node>)>) -> Walk {
-        let mut queue = VecDeque::new();
-        for (path, node) in roots {
-            if !walk.seen.insert(path.clone()) {
-                continue;
-            }
-            if let Node::Counted { bytes, .. } = *node {
-                walk.loaded.bytes = walk.loaded.bytes.saturating_add(bytes);
-            }
-            queue.push_back((path, node, 0usize));
-        }
-        while let Some((importer, node, depth)) = queue.pop_front() {
-            let Node::Counted { refs, note, .. } = &*node else {
-                continue;
-            };
-            if let Some(note) = note {
-                walk.warn(format!("{importer}: {note}"));
-            }
-            for r in refs {
-                if let Some(next) = self.follow(&mut walk, &importer, r, depth) {
-                    queue.push_back(next);
-                }
-            }
-        }
-        walk
-    }
-
-    /// Follows one import of `importer` (at `depth` hops from the document): counts the
-    /// file it reaches, if new, and returns it for scanning in turn.
-    fn follow(
-        &self,
-        walk: &mut Walk,
-        importer: &str,
-        r: &ImportRef,
-        depth: usize,
-    ) -> Option<(String, Arc<Node>, usize)> {
-        let target = resolve(importer, &r.path);
-        if target.as_ref().is_ok_and(|t| walk.seen.contains(t)) {
-            return None;
-        }
-        let why = match target {
-            _ if depth >= MAX_HOPS => {
-                format!("more than {MAX_HOPS} imports away from the document")
-            }
-            Err(why) => why.to_string(),
-            Ok(target) => {
-                let reached = self.reach(&target);
-                walk.links.extend(reached.links.iter().cloned());
-                match &*reached.node {
-                    Node::NotFollowed(why) => why.clone(),
-                    Node::Leaves { link } => {
-                        walk.leaves.get_or_insert_with(|| link.clone());
-                        return None;
-                    }
-                    Node::Counted { .. } if walk.seen.contains(&reached.real) => return None,
-                    Node::Counted { bytes, .. } => {
-                        walk.loaded.bytes = walk.loaded.bytes.saturating_add(*bytes);
-                        walk.seen.insert(reached.real.clone());
-                        let node = Arc::clone(&reached.node);
-                        return Some((reached.real.clone(), node, depth + 1));
-                    }
-                }
-            }
-        };
-        walk.warn(format!(
-            "import \"@{}\" at {importer}:{} not followed: {why}",
-            r.path, r.line
-        ));
-        None
-    }
-
     /// Where a repository-relative path leads, read once.
     fn reach(&self, path: &str) -> Arc<Reached> {
         if let Some(reached) = self.lock().get(path) {
@@ -328,6 +220,28 @@ impl<'a> Imports<'a> {
         self.cache
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The document at `path` itself, whose node is `node`, as a walk's root.
+    fn root(&self, path: &str, node: Arc<Node>) -> Arc<Reached> {
+        let real: Arc<str> = Arc::from(path);
+        Arc::new(Reached {
+            id: self.id_of(&real),
+            real,
+            links: Vec::new(),
+            node,
+            given: true,
+        })
+    }
+
+    /// The number of the distinct path `real`.
+    fn id_of(&self, real: &Arc<str>) -> usize {
+        let mut ids = self
+            .ids
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let next = ids.len();
+        *ids.entry(Arc::clone(real)).or_insert(next)
     }
 
     /// Follows the links on the way to `path`, then reads what is there.
@@ -350,10 +264,13 @@ impl<'a> Imports<'a> {
                 (path.to_string(), Vec::new(), node)
             }
         };
+        let real: Arc<str> = Arc::from(real);
         Reached {
+            id: self.id_of(&real),
             real,
             links,
             node: Arc::new(node),
+            given: false,
         }
     }
 

@@ -27,6 +27,11 @@ pub enum SkipReason {
     ParseTimeout {
         timeout: std::time::Duration,
     },
+    /// The parse allocated more than its memory bound (`bytes`), which bounds it as
+    /// `--parse-timeout` does (docs/src/reference/measurement.md#skipped).
+    ParseMemory {
+        bytes: u64,
+    },
     /// Holds a NUL byte: binary, or UTF-16 without a byte order mark.
     Binary,
     /// The file's unit names add up to more than the measurer keeps (hostile nesting).
@@ -55,6 +60,7 @@ impl SkipReason {
             SkipReason::NotUtf8
                 | SkipReason::TooLarge { .. }
                 | SkipReason::ParseTimeout { .. }
+                | SkipReason::ParseMemory { .. }
                 | SkipReason::Binary
                 | SkipReason::NamesTooLong
                 | SkipReason::LinkLeaves { .. }
@@ -89,7 +95,7 @@ impl Reason for SkipReason {
             SkipReason::NotUtf8 => "not-utf8",
             SkipReason::TooLarge { .. } => "too-large",
             SkipReason::Unreadable(_) => "unreadable",
-            SkipReason::ParseTimeout { .. } => "parse-timeout",
+            SkipReason::ParseTimeout { .. } | SkipReason::ParseMemory { .. } => "parse-timeout",
             SkipReason::Binary => "nul-byte",
             SkipReason::NamesTooLong => "name-budget",
             SkipReason::NameNotUtf8 => "name-not-utf8",
@@ -105,7 +111,9 @@ impl Reason for SkipReason {
             SkipReason::NotUtf8 => "the file is not UTF-8 (a UTF-8 byte order mark is fine)",
             SkipReason::TooLarge { .. } => "the file is larger than `--max-file-size`",
             SkipReason::Unreadable(_) => "the file could not be read",
-            SkipReason::ParseTimeout { .. } => "parsing took longer than `--parse-timeout`",
+            SkipReason::ParseTimeout { .. } | SkipReason::ParseMemory { .. } => {
+                "parsing took longer than `--parse-timeout`, or more memory than its bound"
+            }
             SkipReason::Binary => {
                 "the file holds a NUL byte: binary, or UTF-16 without a byte order mark"
             }
@@ -134,6 +142,11 @@ impl fmt::Display for SkipReason {
             SkipReason::ParseTimeout { timeout } => {
                 write!(f, "parsing took longer than --parse-timeout ({timeout:?})")
             }
+            SkipReason::ParseMemory { bytes } => write!(
+                f,
+                "parsing took more than {} MiB of memory, given up as past --parse-timeout",
+                bytes >> 20
+            ),
             SkipReason::Binary => f.write_str("binary (holds a NUL byte)"),
             SkipReason::NameNotUtf8 => f.write_str("file name not UTF-8"),
             SkipReason::NamesTooLong => write!(

@@ -27,6 +27,42 @@ fn thread_cpu() -> Option<Duration> {
     Some(Duration::from_nanos(ns))
 }
 
+/// [`output`] with the program's address space bounded to `memory` bytes and its CPU
+/// time to `cpu` (`setrlimit` in the child): a blowup the test exists to catch fails the
+/// run (an allocation refused, the process killed) instead of taking the machine's memory
+/// or minutes of its time.
+#[cfg(unix)]
+pub fn output_within(cmd: &mut Command, memory: u64, cpu: Duration) -> (Output, Duration) {
+    use std::os::unix::process::CommandExt as _;
+    let limits = [
+        (libc::RLIMIT_AS, memory),
+        (libc::RLIMIT_CPU, cpu.as_secs().max(1)),
+    ];
+    // SAFETY: the closure runs in the forked child before exec and only calls
+    // `setrlimit`, which is async-signal-safe, on values computed before the fork.
+    unsafe {
+        cmd.pre_exec(move || {
+            for (resource, value) in limits {
+                let limit = libc::rlimit {
+                    rlim_cur: value as libc::rlim_t,
+                    rlim_max: value as libc::rlim_t,
+                };
+                if libc::setrlimit(resource, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
+    output(cmd)
+}
+
+/// [`output`]: this system has no `setrlimit`.
+#[cfg(not(unix))]
+pub fn output_within(cmd: &mut Command, _memory: u64, _cpu: Duration) -> (Output, Duration) {
+    output(cmd)
+}
+
 /// Runs `cmd` to its end as [`Command::output`] does, and the CPU time (user and system)
 /// it and the children it waited for used, as `wait4` reports it.
 #[cfg(unix)]

@@ -80,7 +80,9 @@ fn judge_importer(
             reason: reason @ SkipReason::LinkLeaves { .. },
             ..
         }) => {
-            if let Fate::Unmeasurable(why) = judging.skipped(path, None, reason, &bytes)? {
+            if let Fate::Unmeasurable(why) =
+                judging.skipped(path, None, reason, measure::looks_binary(&bytes))?
+            {
                 sb.unmeasurable.push(FileReason::new(path, why));
             }
             return Ok(());

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 
 use anyhow::Result;
 
+use super::ahead::{Ahead, Read, Reader};
 use super::judged::Judged;
 use super::{Fate, JudgedAs, Sandbox};
 use crate::baseline::{Allowances, Baseline};
@@ -18,7 +19,7 @@ use crate::model::{
     FileMeasure, FileOutcome, Language, LeftOutReason, Metric, SkipReason, UnitValue,
 };
 use crate::reason::{FileReason, Unmeasurable};
-use crate::source::{Entry, FileSource};
+use crate::source::FileSource;
 use crate::terms::{ContextTerms, Terms};
 
 /// What judging one sandbox's changes needs.
@@ -40,6 +41,8 @@ pub(super) struct Judging<'a> {
     /// The base's and the branch's versions of changed files, for values at the base and
     /// moved units.
     pub(super) versions: super::moves::Versions<'a>,
+    /// What was measured ahead, in parallel ([`Judging::measure_ahead`]).
+    pub(super) ahead: Ahead,
 }
 
 impl<'a> Judging<'a> {
@@ -61,6 +64,7 @@ impl<'a> Judging<'a> {
             changed: changed_paths(changes),
             memo,
             versions: super::moves::Versions::new(base_tree, work.source(), options, changes),
+            ahead: Ahead::default(),
         }
     }
 
@@ -165,16 +169,24 @@ impl<'a> Judging<'a> {
         from: Option<&str>,
         kind: &ChangeKind,
     ) -> Result<Fate> {
-        let Some(bytes) = self.work.source().read(path)? else {
-            return Ok(Fate::Skipped(self.unread_reason(path)?));
+        let read = match self.ahead.take(path) {
+            Some(read) => read?,
+            None => self.reader().read(path, from)?,
         };
-        let header_at_base = self.generated_at_base(from.unwrap_or(path))?;
-        let options = Options {
-            honour_generated_header: header_at_base == Some(true),
-            ..self.options
+        let (header_at_base, claims_generated, binary, outcome) = match read {
+            Read::Unread(reason) => return Ok(Fate::Skipped(reason)),
+            Read::File {
+                header_at_base,
+                claims_generated,
+                binary,
+                outcome,
+            } => (
+                header_at_base,
+                claims_generated,
+                binary,
+                outcome.map(|o| *o),
+            ),
         };
-        let imports = self.terms.reads_imports(path).then_some(&self.imports);
-        let outcome = measure::measure_file_in(imports, self.memo, path, &bytes, &options);
         Ok(match outcome {
             Some(FileOutcome::Measured(m)) => {
                 if let Some(hidden) = hidden_code(&m) {
@@ -183,7 +195,7 @@ impl<'a> Judging<'a> {
                     }
                 }
                 sb.judged.insert(path.to_string());
-                if header_at_base.is_none() && claims_generated(path, &bytes) {
+                if header_at_base.is_none() && claims_generated {
                     sb.generated_claims.push(path.to_string());
                 }
                 self.judge_measured(sb, owner, &m, from, *kind == ChangeKind::Added)?;
@@ -193,29 +205,41 @@ impl<'a> Judging<'a> {
                 }
             }
             Some(FileOutcome::Skipped { reason, .. }) => {
-                self.skipped(path, from, reason, &bytes)?
+                self.skipped(path, from, reason, binary)?
             }
             Some(FileOutcome::LeftOut { reason, .. }) => Fate::LeftOut(reason),
             None => Fate::NotMeasured,
         })
     }
 
-    /// A file the measurer skipped (`bytes` as the working tree holds it): unmeasurable,
-    /// and failing, when the branch made it so; a binary file the base didn't measure is
-    /// left out as `binary`; else skipped (docs/src/reference/gate.md#integrity).
+    /// What reading and measuring a changed file needs, borrowed.
+    pub(super) fn reader(&self) -> Reader<'_> {
+        Reader {
+            terms: self.terms,
+            base_tree: self.base_tree,
+            work: self.work,
+            imports: &self.imports,
+            options: self.options,
+            memo: self.memo,
+        }
+    }
+
+    /// A file the measurer skipped (`binary`: its bytes look binary): unmeasurable, and
+    /// failing, when the branch made it so; a binary file the base didn't measure is left
+    /// out as `binary`; else skipped (docs/src/reference/gate.md#integrity).
     pub(super) fn skipped(
         &self,
         path: &str,
         from: Option<&str>,
         reason: SkipReason,
-        bytes: &[u8],
+        binary: bool,
     ) -> Result<Fate> {
         if !reason.is_unmeasurable_form() {
             return Ok(Fate::Skipped(reason));
         }
         Ok(match self.at_base(path, from)? {
             Some(FileOutcome::Measured(_)) => Fate::Unmeasurable(Unmeasurable::Form(reason)),
-            _ if measure::looks_binary(bytes) => Fate::LeftOut(LeftOutReason::Binary),
+            _ if binary => Fate::LeftOut(LeftOutReason::Binary),
             None => Fate::Unmeasurable(Unmeasurable::Form(reason)),
             Some(_) => Fate::Skipped(reason),
         })
@@ -299,29 +323,10 @@ impl<'a> Judging<'a> {
             }
         })
     }
-
-    /// Why the working tree holds no file to read at a changed path.
-    fn unread_reason(&self, path: &str) -> Result<SkipReason> {
-        Ok(match self.work.source().entry(path)? {
-            Entry::Missing => SkipReason::NotInWorkTree,
-            _ => SkipReason::NotARegularFile,
-        })
-    }
-
-    /// Whether the file at the base carried a generated-code header; `None` when the base
-    /// has no such file. Only a header the base had leaves a file out: one new on the
-    /// branch, on a changed file or a new one, exempts nothing (docs/src/reference/gate.md
-    /// step 3, #integrity).
-    fn generated_at_base(&self, base_path: &str) -> Result<Option<bool>> {
-        Ok(self
-            .base_tree
-            .read(base_path)?
-            .map(|old| claims_generated(base_path, &old)))
-    }
 }
 
 /// True when the file's own bytes carry a generated-code header.
-fn claims_generated(path: &str, bytes: &[u8]) -> bool {
+pub(super) fn claims_generated(path: &str, bytes: &[u8]) -> bool {
     measure::generated_header(path, &String::from_utf8_lossy(bytes))
 }
 

@@ -183,6 +183,7 @@ fn judge_all(
     changes: &[Change],
     importers: bool,
 ) -> Result<()> {
+    judging.measure_ahead(changes);
     for change in changes {
         judging.change(sandbox, change)?;
     }

@@ -1,5 +1,6 @@
 //! Tests of `loaded_bytes`: chains, cycles, depth, and imports not followed.
 
+use super::walk::MAX_WARNINGS;
 use super::*;
 use crate::source::{MemorySource, WorkTree};
 

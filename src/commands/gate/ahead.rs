@@ -1,0 +1,142 @@
+//! The changed files the gate will measure, read and measured ahead of judging, in
+//! parallel (docs/src/reference/gate.md#integrity "parsers are bounded"): a parse that runs
+//! to `--parse-timeout` holds up one thread of several, so slow files wait out their
+//! timeouts side by side, not one after another. Judging then takes each outcome in change
+//! order, exactly as if it had measured the file itself.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
+
+use anyhow::Result;
+use rayon::prelude::*;
+
+use super::judged::Judged;
+use super::judging::{claims_generated, Judging};
+use crate::cache::Cache;
+use crate::git::{Change, ChangeKind};
+use crate::judge;
+use crate::measure::{self, Imports, Options};
+use crate::model::{FileOutcome, Language, SkipReason};
+use crate::source::{Entry, FileSource};
+use crate::terms::Terms;
+
+/// A changed file read from the working tree (the index, with `--staged`) and measured.
+pub(super) enum Read {
+    /// The working tree holds no file to read there, and why.
+    Unread(SkipReason),
+    File {
+        /// Whether the base's version carried a generated-code header (`None`: the base
+        /// has no such file).
+        header_at_base: Option<bool>,
+        /// Whether the file's own bytes carry one.
+        claims_generated: bool,
+        /// Whether its bytes look binary (a NUL byte early on).
+        binary: bool,
+        outcome: Option<Box<FileOutcome>>,
+    },
+}
+
+/// Outcomes measured ahead, by path, each taken once.
+#[derive(Default)]
+pub(super) struct Ahead {
+    done: Mutex<HashMap<String, Result<Read>>>,
+}
+
+impl Ahead {
+    /// The outcome measured ahead for `path`, if any (once).
+    pub(super) fn take(&self, path: &str) -> Option<Result<Read>> {
+        let mut done = self.done.lock().unwrap_or_else(PoisonError::into_inner);
+        done.remove(path)
+    }
+}
+
+/// What reading and measuring a changed file needs, shared by the threads that measure
+/// ahead.
+pub(super) struct Reader<'j> {
+    pub(super) terms: &'j Terms,
+    pub(super) base_tree: &'j dyn FileSource,
+    pub(super) work: &'j Judged,
+    pub(super) imports: &'j Imports<'j>,
+    pub(super) options: Options,
+    pub(super) memo: &'j Cache,
+}
+
+impl Judging<'_> {
+    /// Reads and measures, in parallel, every change that [`Judging::change`] will
+    /// measure, for it to take.
+    pub(super) fn measure_ahead(&self, changes: &[Change]) {
+        let wanted: Vec<(&str, Option<&str>)> = changes
+            .iter()
+            .filter_map(|c| self.will_measure(c))
+            .collect();
+        let reader = self.reader();
+        let done: HashMap<String, Result<Read>> = wanted
+            .par_iter()
+            .map(|&(path, from)| (path.to_string(), reader.read(path, from)))
+            .collect();
+        *self
+            .ahead
+            .done
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = done;
+    }
+
+    /// The path and old path of a change that judging will measure: owned by a judged
+    /// context whose limits apply to its language, added, modified or renamed, and left
+    /// out by no path rule.
+    fn will_measure<'c>(&self, change: &'c Change) -> Option<(&'c str, Option<&'c str>)> {
+        let path = change.path.as_str();
+        let from = match &change.kind {
+            ChangeKind::Renamed { from } => Some(from.as_str()),
+            ChangeKind::Added | ChangeKind::Modified => None,
+            _ => return None,
+        };
+        let owner = self.terms.owner(path)?;
+        let language = Language::of_path(path)?;
+        let judged = judge::unjudged(owner).is_none()
+            && judge::limits_apply(owner.limits.as_ref(), language)
+            && measure::left_out_by_path(path).is_none();
+        judged.then_some((path, from))
+    }
+}
+
+impl Reader<'_> {
+    /// Reads the changed file at `path` (renamed from `from`) and measures it.
+    pub(super) fn read(&self, path: &str, from: Option<&str>) -> Result<Read> {
+        let Some(bytes) = self.work.source().read(path)? else {
+            return Ok(Read::Unread(self.unread_reason(path)?));
+        };
+        let header_at_base = self.generated_at_base(from.unwrap_or(path))?;
+        let options = Options {
+            honour_generated_header: header_at_base == Some(true),
+            ..self.options
+        };
+        let imports = self.terms.reads_imports(path).then_some(self.imports);
+        let outcome = measure::measure_file_in(imports, self.memo, path, &bytes, &options);
+        Ok(Read::File {
+            header_at_base,
+            claims_generated: claims_generated(path, &bytes),
+            binary: measure::looks_binary(&bytes),
+            outcome: outcome.map(Box::new),
+        })
+    }
+
+    /// Why the working tree holds no file to read at a changed path.
+    fn unread_reason(&self, path: &str) -> Result<SkipReason> {
+        Ok(match self.work.source().entry(path)? {
+            Entry::Missing => SkipReason::NotInWorkTree,
+            _ => SkipReason::NotARegularFile,
+        })
+    }
+
+    /// Whether the file at the base carried a generated-code header; `None` when the base
+    /// has no such file. Only a header the base had leaves a file out: one new on the
+    /// branch, on a changed file or a new one, exempts nothing (docs/src/reference/gate.md
+    /// step 3, #integrity).
+    pub(super) fn generated_at_base(&self, base_path: &str) -> Result<Option<bool>> {
+        Ok(self
+            .base_tree
+            .read(base_path)?
+            .map(|old| claims_generated(base_path, &old)))
+    }
+}
