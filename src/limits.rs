@@ -171,6 +171,9 @@ pub struct LimitsRead {
     pub warnings: Vec<String>,
     /// The file line of the `pinned` key that stands, to name it when a pin has no cap.
     pub pinned_line: Option<usize>,
+    /// The file line of each known key that stands (the later fence's, where both set
+    /// it), to name it when the baseline's header doesn't record it.
+    pub key_lines: BTreeMap<String, usize>,
     /// Why no metric is limited, when none is.
     pub none: Option<NoLimits>,
 }

@@ -11,7 +11,7 @@ use serde::ser::{Serialize, SerializeStruct as _, Serializer};
 mod gate;
 mod measure;
 
-pub use gate::{NotJudgedReason, Unmeasurable, GENERATED_CLAIM};
+pub use gate::{NotJudgedReason, TermsWarningKind, Unmeasurable, GENERATED_CLAIM};
 pub use measure::{LeftOutReason, SkipReason, NAME_BUDGET_BYTES};
 
 /// A reason with a stable code, as cargo-deny gives its diagnostics.
@@ -51,7 +51,8 @@ impl<R: Reason> Serialize for FileReason<R> {
 
 /// Every code, once, with its description, in the order docs/src/reference/reason-codes.md
 /// lists them (tests/doc_book.rs checks the page against it): why a
-/// file was skipped, left out or unmeasurable, then why the gate judged nothing.
+/// file was skipped, left out or unmeasurable, why the gate judged nothing, then what
+/// its terms warnings say.
 pub fn every_code() -> Vec<(&'static str, &'static str)> {
     let mut all: Vec<(&str, &str)> = Vec::new();
     let mut add = |reason: &dyn Reason| {
@@ -64,6 +65,7 @@ pub fn every_code() -> Vec<(&'static str, &'static str)> {
     add(&Unmeasurable::DirectiveInComment { line: 1 });
     add(&Unmeasurable::UnicodeEscape { line: 1 });
     NotJudgedReason::ALL.iter().for_each(|r| add(r));
+    TermsWarningKind::ALL.iter().for_each(|r| add(r));
     all
 }
 

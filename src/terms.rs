@@ -2,11 +2,13 @@
 //! `structure-baseline.tsv` — read together from one [`FileSource`]: the working tree for
 //! `measure`, `limits` and `baseline`, the merge-base's tree for `gate` (docs/src/reference/gate.md step 2).
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use anyhow::Result;
 
 use crate::baseline::{tsv, Allowances, Baseline};
 use crate::context::{self, Context, Contexts};
-use crate::limits::{self, Limits, UnknownKey};
+use crate::limits::{self, Limits, LimitsRead, UnknownKey};
 use crate::model::Metric;
 use crate::source::{Entry, FileSource};
 
@@ -26,6 +28,8 @@ pub struct ContextTerms {
     pub no_limits: Option<limits::NoLimits>,
     /// Unknown keys of principles.md, each with its file and line.
     pub unknown_keys: Vec<UnknownKey>,
+    /// The line of principles.md that sets each known key.
+    pub key_lines: BTreeMap<String, usize>,
     pub baseline: Option<Baseline>,
     /// The branch's baseline, read only by `gate --accept-growth` (docs/src/reference/documents.md#pins-and-tiers).
     pub branch_baseline: Option<Baseline>,
@@ -42,6 +46,96 @@ impl ContextTerms {
             moved: None,
         }
     }
+
+    /// Each limit and pin its terms set that its baseline's `# measured with:` header
+    /// doesn't record (a metric added to an existing context without a refresh): judged
+    /// all the same, and said (docs/src/reference/baseline.md#terms-and-baseline-out-of-step).
+    /// Nothing without limits, a baseline or that header.
+    pub fn unrecorded(&self) -> Vec<Unrecorded> {
+        let recorded = self
+            .baseline
+            .as_ref()
+            .and_then(|b| b.measured_with.as_ref());
+        let (Some(limits), Some(recorded)) = (&self.limits, recorded) else {
+            return Vec::new();
+        };
+        let line = |key: &str| self.key_lines.get(key).copied().unwrap_or(0);
+        let tiered = limits.tiers.iter().flat_map(|t| t.values.keys().copied());
+        let limited: BTreeSet<Metric> = limits.values.keys().copied().chain(tiered).collect();
+        let mut out = Vec::new();
+        for metric in limited {
+            let key = if limits.values.contains_key(&metric) {
+                metric.key()
+            } else if recorded_in_a_tier(recorded, metric) {
+                continue;
+            } else {
+                limits::TIERS_KEY
+            };
+            if !recorded.contains_key(metric.key()) {
+                let (key, line) = (key.to_string(), line(key));
+                out.push(Unrecorded {
+                    metric,
+                    pinned: false,
+                    key,
+                    line,
+                });
+            }
+        }
+        for metric in &limits.pinned {
+            if !recorded.contains_key(&format!("{}.{}", limits::PINNED_KEY, metric.key())) {
+                let (key, line) = (limits::PINNED_KEY.to_string(), line(limits::PINNED_KEY));
+                out.push(Unrecorded {
+                    metric: *metric,
+                    pinned: true,
+                    key,
+                    line,
+                });
+            }
+        }
+        out
+    }
+
+    /// What `limits`, `measure`, `baseline init` and the gate say of `u`: `principles.md
+    /// sets type_lines, which structure-baseline.tsv does not record: structgate baseline
+    /// refresh records today's excesses`.
+    pub fn unrecorded_sentence(&self, u: &Unrecorded) -> String {
+        let (principles, baseline) = (self.context.principles_path(), self.context.baseline_path());
+        let metric = u.metric.key();
+        if u.pinned {
+            format!(
+                "{principles} pins {metric}, which {baseline} does not record: structgate \
+                 baseline refresh pins today's values"
+            )
+        } else {
+            format!(
+                "{principles} sets {metric}, which {baseline} does not record: structgate \
+                 baseline refresh records today's excesses"
+            )
+        }
+    }
+}
+
+/// True when `# measured with:` records `metric` for some tier (`tier.NAME.KEY`).
+fn recorded_in_a_tier(recorded: &BTreeMap<String, u64>, metric: Metric) -> bool {
+    recorded.keys().any(|k| {
+        let tiered = k
+            .strip_prefix("tier.")
+            .and_then(|rest| rest.rsplit_once('.'));
+        tiered.is_some_and(|(_, key)| key == metric.key())
+    })
+}
+
+/// A limit or pin of a context's terms that its baseline's header doesn't record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unrecorded {
+    pub metric: Metric,
+    /// Pinned (`pinned` names it) rather than limited.
+    pub pinned: bool,
+    /// The Limits key that sets it: the metric's own, `tiers` (set by tiers alone) or
+    /// `pinned`.
+    pub key: String,
+    /// The line of principles.md that sets that key.
+    pub line: usize,
 }
 
 /// The terms of every context of a source.
@@ -63,6 +157,18 @@ impl Terms {
         let unknown = self.contexts.iter().flat_map(|c| &c.unknown_keys);
         let unknown = unknown.map(ToString::to_string);
         self.warnings.iter().cloned().chain(unknown).collect()
+    }
+
+    /// One warning for each limit and pin the chosen contexts' terms set that their
+    /// baselines' headers don't record (docs/src/reference/baseline.md#terms-and-baseline-out-of-step).
+    pub fn unrecorded_warnings(&self) -> Vec<String> {
+        let said = self.contexts.iter().flat_map(|c| {
+            let unrecorded = c.unrecorded();
+            unrecorded
+                .into_iter()
+                .map(move |u| c.unrecorded_sentence(&u))
+        });
+        said.collect()
     }
 
     /// Refuses unknown Limits keys, every one named (file, line, key, the nearest known
@@ -224,22 +330,7 @@ fn load_one(
     if !principles_found {
         warn_of_link(source, &principles, "this context has no limits", warnings)?;
     }
-    let (declared, unknown_keys, no_limits) = match read {
-        Some(read) => {
-            warnings.extend(read.warnings.iter().cloned());
-            let unknown = read.unknown_keys.clone();
-            let workdir = ctx.workdir.clone();
-            (
-                Limits {
-                    workdir,
-                    ..read.limits
-                },
-                unknown,
-                read.none,
-            )
-        }
-        None => (Limits::default(), Vec::new(), None),
-    };
+    let read = declared(read, ctx, warnings);
     let baseline_path = ctx.baseline_path();
     let baseline = match source.read(&baseline_path)? {
         Some(bytes) => {
@@ -256,14 +347,26 @@ fn load_one(
     };
     Ok(ContextTerms {
         context: ctx.clone(),
-        limits: declared.has_limits().then(|| declared.clone()),
-        declared,
+        limits: read.limits.has_limits().then(|| read.limits.clone()),
+        declared: read.limits,
         principles_found,
-        no_limits,
-        unknown_keys,
+        no_limits: read.none,
+        unknown_keys: read.unknown_keys,
+        key_lines: read.key_lines,
         baseline,
         branch_baseline: None,
     })
+}
+
+/// What a context's principles.md declares, as `read` (`None` without the file: nothing),
+/// its limits relative to the context's workdir; its reading warnings go to `warnings`.
+fn declared(read: Option<LimitsRead>, ctx: &Context, warnings: &mut Vec<String>) -> LimitsRead {
+    let Some(mut read) = read else {
+        return LimitsRead::default();
+    };
+    warnings.append(&mut read.warnings);
+    read.limits.workdir = ctx.workdir.clone();
+    read
 }
 
 /// A `principles.md` or baseline that is a symbolic link is not read (links are never

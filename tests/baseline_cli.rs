@@ -62,7 +62,8 @@ fn rerunning_init_changes_nothing_byte_for_byte() {
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
         run.stdout,
-        "inventory: structure-baseline.tsv exists; kept as it is (1 unit(s))\n"
+        "inventory: structure-baseline.tsv exists; kept as it is (1 unit(s)); structgate \
+         baseline refresh updates it\n"
     );
     assert_eq!(s.read("structure-baseline.tsv"), first);
     let check = s.run(&["baseline", "init", "--check"]);
@@ -285,7 +286,8 @@ fn init_keeps_a_baseline_with_duplicates_untouched() {
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
         run.stdout,
-        "inventory: structure-baseline.tsv exists; kept as it is (1 unit(s))\n"
+        "inventory: structure-baseline.tsv exists; kept as it is (1 unit(s)); structgate \
+         baseline refresh updates it\n"
     );
     assert_eq!(s.read("structure-baseline.tsv"), messy);
     assert_eq!(s.run(&["baseline", "init", "--check"]).code, 0);
@@ -358,6 +360,48 @@ fn refresh_says_which_entries_went_with_a_directory_no_longer_owned() {
         format!(
             "{HEADER}# measured with: function_lines=10 tolerance_percent=20\n# owned:\tsrc\n\
              src/A.cs\tA.Over\tfunction_lines\t13\n"
+        )
+    );
+}
+
+#[test]
+fn init_on_an_existing_baseline_adds_only_newly_owned_directories_and_points_at_refresh() {
+    let s = Scenario::git();
+    s.write("context.yaml", "meta:\n  name: inventory\nsources: [src]\n");
+    s.write("principles.md", &principles(BAND_12));
+    s.write("src/A.cs", &cs_class("A", &[("Over", 13)]));
+    assert_eq!(s.run(&["baseline", "init"]).code, 0);
+    s.write(
+        "context.yaml",
+        "meta:\n  name: inventory\nsources: [src, lib]\n",
+    );
+    s.write("lib/B.cs", &cs_class("B", &[("Over", 14)]));
+    s.write("src/A.cs", &cs_class("A", &[("Over", 13), ("Grew", 20)]));
+    let check = s.run(&["baseline", "init", "--check"]);
+    assert_eq!(
+        (check.code, check.stdout.as_str()),
+        (
+            1,
+            "inventory: structure-baseline.tsv exists; would add 1 unit(s) of newly owned \
+             directories (2 unit(s)); structgate baseline refresh updates the rest\n\
+             \x20 + lib/B.cs B.Over function_lines 14\n"
+        )
+    );
+    let run = s.run(&["baseline", "init"]);
+    assert_eq!(
+        (run.code, run.stdout.as_str(), run.stderr.as_str()),
+        (
+            0,
+            "inventory: structure-baseline.tsv exists; added 1 unit(s) of newly owned \
+             directories (2 unit(s)); structgate baseline refresh updates the rest\n",
+            ""
+        )
+    );
+    assert_eq!(
+        s.read("structure-baseline.tsv"),
+        format!(
+            "{HEADER}# measured with: function_lines=10 tolerance_percent=20\n# owned:\tlib\tsrc\n\
+             lib/B.cs\tB.Over\tfunction_lines\t14\nsrc/A.cs\tA.Over\tfunction_lines\t13\n"
         )
     );
 }

@@ -189,6 +189,63 @@ fn limits_shows_each_tier_with_its_files_values_bands_and_pins_and_warns_of_stal
 }
 
 #[test]
+fn baseline_init_and_refresh_warn_of_stale_tier_patterns_as_limits_does() {
+    let s = docs(
+        SEED,
+        &[
+            ("docs/workflows/plan.md", "# Plan\n"),
+            ("docs/agents/a.md", "# A\n"),
+        ],
+    );
+    let stale = "warning: docs/principles.md: tier xl pattern \"workflows/execute.md\" matches \
+                 no file the context owns: a stale tier does nothing\n\
+                 warning: docs/principles.md: tier large pattern \"agents/gone/**\" matches no \
+                 file the context owns: a stale tier does nothing\n";
+    let init = s.run(&["baseline", "init"]);
+    assert_eq!(
+        (init.code, init.stdout.as_str(), init.stderr.as_str()),
+        (
+            0,
+            "docs: wrote docs/structure-baseline.tsv with 6 unit(s)\n",
+            stale
+        )
+    );
+    let refresh = s.run(&["baseline", "refresh"]);
+    assert_eq!(
+        (
+            refresh.code,
+            refresh.stdout.as_str(),
+            refresh.stderr.as_str()
+        ),
+        (
+            0,
+            "docs: docs/structure-baseline.tsv is up to date (6 unit(s))\n",
+            stale
+        )
+    );
+}
+
+#[test]
+fn a_limit_set_by_tiers_alone_that_the_header_does_not_record_is_said() {
+    let s = docs("file_bytes: 40960\n", &[("docs/agents/a.md", "# A\n")]);
+    assert_eq!(s.run(&["baseline", "init"]).code, 0);
+    let tiered = "file_bytes: 40960\ntiers:\n  - name: agents\n    paths: [\"agents/*.md\"]\n    \
+                  loaded_bytes: 8000\n";
+    s.write("docs/principles.md", &principles(tiered));
+    let said = "warning: docs/principles.md sets loaded_bytes, which docs/structure-baseline.tsv \
+                does not record: structgate baseline refresh records today's excesses\n";
+    let limits = s.run(&["limits"]);
+    assert_eq!((limits.code, limits.stderr.as_str()), (0, said));
+    // A new tier's value of a metric the header records is a changed limit, not said.
+    s.write(
+        "docs/principles.md",
+        &principles("file_bytes: 40960\ntiers:\n  - name: agents\n    paths: [\"agents/*.md\"]\n    file_bytes: 8000\n"),
+    );
+    let changed = s.run(&["limits"]);
+    assert_eq!((changed.code, changed.stderr.as_str()), (0, ""));
+}
+
+#[test]
 fn project_specifics_replaces_pinned_and_tiers_whole() {
     let text = format!(
         "{}\n## Project Specifics\n\n### Limits\n\n```yaml\npinned: [loaded_bytes]\ntiers:\n  \

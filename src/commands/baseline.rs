@@ -94,11 +94,19 @@ pub fn run(request: &Request) -> Result<BaselineReport> {
 /// [`run`], telling `progress` of each file measured.
 pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<BaselineReport> {
     let ws = Workspace::open(&request.cwd)?;
-    let (terms, _) = ws.terms(&request.cwd, &request.contexts)?;
+    let (mut terms, _) = ws.terms(&request.cwd, &request.contexts)?;
     // The baseline's header writes the terms down: a misspelt key would be recorded
     // as a missing limit (docs/src/reference/limits.md).
     terms.refuse_unknown_keys()?;
+    // A stale tier pattern does nothing, here as in `limits`
+    // (docs/src/reference/documents.md#pins-and-tiers).
+    crate::commands::limits::tiers_of(&ws, &mut terms)?;
     let mut warnings = terms.all_warnings();
+    if request.mode == Mode::Init {
+        // init keeps an existing baseline, header and all: a limit it doesn't record
+        // stays unrecorded until a refresh (docs/src/reference/baseline.md#terms-and-baseline-out-of-step).
+        warnings.extend(terms.unrecorded_warnings());
+    }
     let cache = Cache::open_for_tree(ws.repo.as_ref(), request.cache);
     let mut syntax_errors = Vec::new();
     let measured = measure_owned(

@@ -26,6 +26,10 @@ pub fn run(request: &Request) -> Result<LimitsReport> {
     terms.refuse_unknown_keys()?;
     let mut terms = terms;
     let tiers = tiers_of(&ws, &mut terms)?;
+    // A limit in force that the baseline was never refreshed for
+    // (docs/src/reference/baseline.md#terms-and-baseline-out-of-step).
+    let unrecorded = terms.unrecorded_warnings();
+    terms.warnings.extend(unrecorded);
     Ok(LimitsReport { terms, tiers })
 }
 

@@ -199,7 +199,7 @@ pub fn run_each(
     let (memo, contexts) = (&cache, &reading.index);
     let memo = measure::Excluding { memo, contexts };
     let mut report = MeasureReport {
-        warnings: terms.all_warnings(),
+        warnings: [terms.all_warnings(), terms.unrecorded_warnings()].concat(),
         terms,
         over_only: request.over_only,
         ..MeasureReport::default()

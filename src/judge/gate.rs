@@ -7,15 +7,16 @@ use serde::Serialize;
 
 use super::Finding;
 use crate::model::Metric;
-use crate::reason::NotJudgedReason;
+use crate::reason::{NotJudgedReason, TermsWarningKind};
 use crate::terms::ContextTerms;
 use crate::Exit;
 
 /// A warning about the terms a context is judged by (docs/src/reference/gate.md#terms-warnings):
-/// the gate lists it in every format and counts it as partial judging. JSON: `{"context",
-/// "file", "line", "key", "detail"}`.
+/// the gate lists it in every format; an unknown key counts as partial judging. JSON:
+/// `{"kind", "context", "file", "line", "key", "detail"}`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct TermsWarning {
+    pub kind: TermsWarningKind,
     pub context: String,
     pub file: String,
     pub line: usize,
@@ -23,20 +24,20 @@ pub struct TermsWarning {
     /// What it means, without the file and line: `unknown Limits key function_line (did
     /// you mean function_lines?): that limit is not in force`.
     pub detail: String,
-    /// Why the context is judged only in part (`not_judged[].reason`).
-    #[serde(skip)]
-    pub reason: NotJudgedReason,
 }
 
 /// The terms warnings of the judged contexts among `contexts`: each unknown Limits key
-/// turns off the limit it meant, silently but for this (docs/src/reference/gate.md#terms-warnings).
+/// turns off the limit it meant, silently but for this; each limit or pin the baseline's
+/// header doesn't record is in force without the refresh that records today's excesses
+/// (docs/src/reference/gate.md#terms-warnings).
 pub fn terms_warnings(contexts: &[ContextTerms]) -> Vec<TermsWarning> {
     let judged = contexts.iter().filter(|c| unjudged(c).is_none());
     judged
         .flat_map(|c| {
-            c.unknown_keys.iter().map(|u| {
+            let unknown = c.unknown_keys.iter().map(|u| {
                 let meant = u.meant().map(|m| format!(" (did you mean {m}?)"));
                 TermsWarning {
+                    kind: TermsWarningKind::UnknownLimitsKey,
                     context: c.context.name.clone(),
                     file: u.file.clone(),
                     line: u.line,
@@ -46,9 +47,17 @@ pub fn terms_warnings(contexts: &[ContextTerms]) -> Vec<TermsWarning> {
                         u.shown(),
                         meant.unwrap_or_default()
                     ),
-                    reason: NotJudgedReason::UnknownLimitsKey,
                 }
-            })
+            });
+            let unrecorded = c.unrecorded().into_iter().map(|u| TermsWarning {
+                kind: TermsWarningKind::UnrecordedLimit,
+                context: c.context.name.clone(),
+                file: c.context.principles_path(),
+                line: u.line,
+                detail: c.unrecorded_sentence(&u),
+                key: u.key,
+            });
+            unknown.chain(unrecorded).collect::<Vec<_>>()
         })
         .collect()
 }

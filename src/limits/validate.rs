@@ -57,8 +57,10 @@ pub fn apply(
             apply_entry(key, &entry.value, path, line, read)?;
         }
         read.limits.origins.insert(key.to_string(), origin);
+        read.key_lines.insert(key.to_string(), line);
     }
     read.limits.origins.retain(|key, _| is_known(key));
+    read.key_lines.retain(|key, _| is_known(key));
     Ok(())
 }
 

@@ -105,6 +105,64 @@ impl Serialize for NotJudgedReason {
     }
 }
 
+/// What a terms warning of the gate says (docs/src/reference/gate.md#terms-warnings);
+/// serialised as its code (JSON `terms_warnings[].kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TermsWarningKind {
+    /// A key outside the closed list of Limits keys: the limit it meant is not in force.
+    UnknownLimitsKey,
+    /// A limit or pin the terms set that the baseline's `# measured with:` header doesn't
+    /// record: in force, but the baseline was never refreshed for it.
+    UnrecordedLimit,
+}
+
+impl TermsWarningKind {
+    pub const ALL: [TermsWarningKind; 2] = [
+        TermsWarningKind::UnknownLimitsKey,
+        TermsWarningKind::UnrecordedLimit,
+    ];
+
+    /// The partial judging it makes (`not_judged[].reason`), where it makes one: an
+    /// unrecorded limit is in force, so its context is judged whole.
+    pub fn partly_judged(self) -> Option<NotJudgedReason> {
+        match self {
+            TermsWarningKind::UnknownLimitsKey => Some(NotJudgedReason::UnknownLimitsKey),
+            TermsWarningKind::UnrecordedLimit => None,
+        }
+    }
+}
+
+impl Reason for TermsWarningKind {
+    fn code(&self) -> &'static str {
+        match self {
+            TermsWarningKind::UnknownLimitsKey => NotJudgedReason::UnknownLimitsKey.code(),
+            TermsWarningKind::UnrecordedLimit => "unrecorded-limit",
+        }
+    }
+
+    fn description(&self) -> &'static str {
+        match self {
+            TermsWarningKind::UnknownLimitsKey => NotJudgedReason::UnknownLimitsKey.description(),
+            TermsWarningKind::UnrecordedLimit => {
+                "the terms at the base set a limit or pin their baseline's header doesn't \
+                 record: in force, never refreshed for"
+            }
+        }
+    }
+}
+
+impl fmt::Display for TermsWarningKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.description())
+    }
+}
+
+impl Serialize for TermsWarningKind {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.code())
+    }
+}
+
 /// What the gate says of a file new on the branch that it judged although the file's own
 /// header says it is generated (docs/src/reference/gate.md#integrity).
 pub const GENERATED_CLAIM: &str = "judged although it says it is generated: new files are \

@@ -34,6 +34,9 @@ fn counts(c: &Changes) -> String {
     )
 }
 
+/// What brings an existing baseline up to date, where `init` keeps it.
+const REFRESH: &str = "structgate baseline refresh";
+
 fn line(report: &BaselineReport, r: &ContextResult) -> String {
     let (name, path, n) = (&r.name, &r.baseline_path, r.entries);
     let would = if report.check { "would write" } else { "wrote" };
@@ -44,14 +47,23 @@ fn line(report: &BaselineReport, r: &ContextResult) -> String {
         }
         (Action::Created, _) => format!("{name}: {would} {path} with {n} unit(s)"),
         (Action::Unchanged, Mode::Init) => {
-            format!("{name}: {path} exists; kept as it is ({n} unit(s))")
+            format!("{name}: {path} exists; kept as it is ({n} unit(s)); {REFRESH} updates it")
         }
         (Action::Unchanged, Mode::Refresh) => format!("{name}: {path} is up to date ({n} unit(s))"),
-        (Action::Updated, mode) => {
-            let verb = match (report.check, mode) {
-                (true, _) => "would update",
-                (false, Mode::Init) => "updated",
-                (false, Mode::Refresh) => "refreshed",
+        (Action::Updated, Mode::Init) => {
+            // init only adds what newly owned directories hold (docs/src/reference/baseline.md).
+            let verb = if report.check { "would add" } else { "added" };
+            let added = r.changes.added.len();
+            format!(
+                "{name}: {path} exists; {verb} {added} unit(s) of newly owned directories \
+                 ({n} unit(s)); {REFRESH} updates the rest"
+            )
+        }
+        (Action::Updated, Mode::Refresh) => {
+            let verb = if report.check {
+                "would update"
+            } else {
+                "refreshed"
             };
             format!("{name}: {verb} {path}: {}; {n} unit(s)", counts(&r.changes))
         }

@@ -135,7 +135,7 @@ impl AtBase {
         read_branch_baselines(&mut terms, growth, &mut warnings)?;
         let terms_warnings = judge::terms_warnings(&terms.contexts);
         let mut not_judged = no_judged_context(judged, &found);
-        not_judged.extend(terms_warnings.iter().map(partly_judged));
+        not_judged.extend(terms_warnings.iter().filter_map(partly_judged));
         let sandbox = Sandbox {
             base: Some((base.clone(), found.via.clone())),
             contexts: context_states(&terms),
@@ -257,13 +257,13 @@ fn no_judged_context(judged: bool, found: &super::base::Found) -> Vec<NotJudged>
         .collect()
 }
 
-/// The `not_judged` entry of a terms warning: judged, but not by every term
-/// (docs/src/reference/gate.md#terms-warnings).
-fn partly_judged(w: &judge::TermsWarning) -> NotJudged {
-    NotJudged {
-        reason: w.reason,
+/// The `not_judged` entry of a terms warning that leaves a limit out of force: judged,
+/// but not by every term (docs/src/reference/gate.md#terms-warnings).
+fn partly_judged(w: &judge::TermsWarning) -> Option<NotJudged> {
+    Some(NotJudged {
+        reason: w.kind.partly_judged()?,
         detail: format!("context {}: {}:{}: {}", w.context, w.file, w.line, w.detail),
-    }
+    })
 }
 
 /// True when some context has Limits and a baseline in `terms`.
