@@ -1,5 +1,5 @@
 //! Stamps the measurement cache's version (src/cache): a digest of the measurer's source
-//! (src/measure, src/lang, src/model.rs, src/reason, src/lines.rs, each module file with its folder) and the locked
+//! (src/measure, src/lang, src/model, src/reason, src/lines.rs, each module file with its folder) and the locked
 //! versions of the tree-sitter crates and pulldown-cmark, so a cache written by a build that could measure
 //! differently is never read.
 
@@ -12,6 +12,7 @@ const MEASURER: &[&str] = &[
     "src/lang.rs",
     "src/lang",
     "src/model.rs",
+    "src/model",
     "src/reason.rs",
     "src/reason",
     "src/lines.rs",

@@ -2,12 +2,14 @@
 //! (baseline, judge, report) consumes. No behaviour beyond small conversions lives here.
 
 use std::collections::hash_map::{Entry, HashMap};
-use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::{Deserialize, Serialize};
 
 pub use crate::reason::{LeftOutReason, SkipReason, NAME_BUDGET_BYTES};
+pub use metric::{Metric, MetricDef, Scope, Source, METRICS};
+
+pub mod metric;
 
 /// A measured language, chosen by file extension (docs/src/reference/measurement.md, docs/src/reference/documents.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -136,82 +138,10 @@ impl UnitKind {
             UnitKind::Type => "type",
         }
     }
-
-    /// The metric that limits units of this kind.
-    pub fn metric(self) -> Metric {
-        match self {
-            UnitKind::Function => Metric::FunctionLines,
-            UnitKind::Type => Metric::TypeLines,
-        }
-    }
 }
 
-/// A limited quantity: the keys of the closed list in docs/src/reference/limits.md and docs/src/reference/documents.md except
-/// `tolerance_percent`. Declared in the sorted order of their keys.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Metric {
-    ChainBytes,
-    FileBytes,
-    FileLines,
-    FunctionLines,
-    LoadedBytes,
-    TypeLines,
-    TypesPerFile,
-}
-
-impl Metric {
-    /// Every metric, in the sorted order of their keys.
-    pub const ALL: [Metric; 7] = [
-        Metric::ChainBytes,
-        Metric::FileBytes,
-        Metric::FileLines,
-        Metric::FunctionLines,
-        Metric::LoadedBytes,
-        Metric::TypeLines,
-        Metric::TypesPerFile,
-    ];
-
-    pub fn key(self) -> &'static str {
-        match self {
-            Metric::ChainBytes => "chain_bytes",
-            Metric::FileBytes => "file_bytes",
-            Metric::FileLines => "file_lines",
-            Metric::FunctionLines => "function_lines",
-            Metric::LoadedBytes => "loaded_bytes",
-            Metric::TypeLines => "type_lines",
-            Metric::TypesPerFile => "types_per_file",
-        }
-    }
-
-    /// True for the metrics of the file itself, whose unit is named by the file's name.
-    pub fn is_file_level(self) -> bool {
-        !matches!(self, Metric::FunctionLines | Metric::TypeLines)
-    }
-
-    /// Whether the metric applies to files of `language`: `file_bytes` to every file,
-    /// `loaded_bytes` and `chain_bytes` to Markdown only, the line and type metrics to code
-    /// only (docs/src/reference/documents.md, docs/src/reference/documents.md#chains).
-    pub fn applies_to(self, language: Language) -> bool {
-        match self {
-            Metric::FileBytes => true,
-            Metric::LoadedBytes | Metric::ChainBytes => language == Language::Markdown,
-            _ => language != Language::Markdown,
-        }
-    }
-
-    pub fn from_key(key: &str) -> Option<Metric> {
-        Metric::ALL.into_iter().find(|m| m.key() == key)
-    }
-}
-
-impl fmt::Display for Metric {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.key())
-    }
-}
-
-/// One declaration found in a file: a function-like or type-like unit (docs/src/reference/measurement.md).
+/// One declaration found in a file: a function-like or type-like unit (docs/src/reference/measurement.md),
+/// with a value for each metric of its kind ([`Unit::values`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unit {
     /// The unit key: `PriceRules.Calculate`, `<Parser as Iterator>::next`, ...
@@ -221,11 +151,59 @@ pub struct Unit {
     pub start_line: u32,
     /// 1-based, inclusive.
     pub end_line: u32,
+    /// The values of the kind's [`Source::Stored`] metrics, by slot; lines come from the
+    /// span. A fixed array: no allocation per unit.
+    stored: [u32; metric::STORED_MAX],
 }
 
 impl Unit {
+    /// A unit spanning `start_line..=end_line`, its stored values 0 until set.
+    pub fn new(name: String, kind: UnitKind, start_line: u32, end_line: u32) -> Unit {
+        Unit {
+            name,
+            kind,
+            start_line,
+            end_line,
+            stored: [0; metric::STORED_MAX],
+        }
+    }
+
     pub fn lines(&self) -> u64 {
         u64::from(self.end_line - self.start_line + 1)
+    }
+
+    /// The unit's value of `metric`; `None` where the metric doesn't apply to its kind.
+    pub fn value(&self, metric: Metric) -> Option<u64> {
+        let row = metric.def();
+        if row.scope != Scope::Unit(self.kind) {
+            return None;
+        }
+        match row.source {
+            Source::Lines => Some(self.lines()),
+            Source::Stored => Some(u64::from(self.stored[metric.slot()])),
+            Source::File(_) => None,
+        }
+    }
+
+    /// The unit's values, one per metric of its kind, in the registry's order.
+    pub fn values(&self) -> impl Iterator<Item = (Metric, u64)> + '_ {
+        metric::of_unit_kind(self.kind)
+            .filter_map(|row| Some((row.metric, self.value(row.metric)?)))
+    }
+
+    /// Sets the unit's value of a [`Source::Stored`] metric of its kind (saturating at
+    /// `u32::MAX`); a metric that isn't one is a caller's mistake, ignored.
+    pub fn set_value(&mut self, metric: Metric, value: u64) {
+        let row = metric.def();
+        let stored = matches!(row.source, Source::Stored) && row.scope == Scope::Unit(self.kind);
+        debug_assert!(
+            stored,
+            "{metric} is not a value stored on a {} unit",
+            self.kind.key()
+        );
+        if stored {
+            self.stored[metric.slot()] = u32::try_from(value).unwrap_or(u32::MAX);
+        }
     }
 }
 
@@ -348,29 +326,23 @@ impl FileMeasure {
         crate::relpath::file_name(&self.path)
     }
 
-    /// The file-level values that apply to this file's language, in metric order:
-    /// `file_lines`, `types_per_file` and `file_bytes` for code; `file_bytes` and (once its
-    /// imports are resolved) `chain_bytes` and `loaded_bytes` for Markdown.
+    /// The file-level values that apply to this file's language, in the keys' order
+    /// ([`Metric::ALL`]): `file_lines`, `types_per_file` and `file_bytes` for code;
+    /// `file_bytes` and (once its imports are resolved) `chain_bytes` and `loaded_bytes`
+    /// for Markdown.
     pub fn file_values(&self) -> Vec<(Metric, u64)> {
-        let loaded = self.loaded.as_ref().map(|l| l.bytes);
-        let chain = self.chain.as_ref().map(|c| c.bytes);
-        [
-            (Metric::ChainBytes, chain),
-            (Metric::FileBytes, Some(self.bytes)),
-            (Metric::FileLines, Some(self.lines)),
-            (Metric::LoadedBytes, loaded),
-            (Metric::TypesPerFile, Some(self.types)),
-        ]
-        .into_iter()
-        .filter(|(metric, _)| metric.applies_to(self.language))
-        .filter_map(|(metric, value)| Some((metric, value?)))
-        .collect()
+        let value = |metric: Metric| match metric.def().source {
+            Source::File(value) if metric.applies_to(self.language) => value(self),
+            _ => None,
+        };
+        let values = Metric::ALL.into_iter().map(|m| Some((m, value(m)?)));
+        values.flatten().collect()
     }
 
     /// Every value of this file keyed for judging: the file-level values of
-    /// [`FileMeasure::file_values`], then one per unit. Units of one file with the same
-    /// name and metric are merged into one at the worse (larger) value, keeping the lines
-    /// of the worse one.
+    /// [`FileMeasure::file_values`], then one per unit and metric of its kind. Units of one
+    /// file with the same name are merged, metric by metric, into one at the worse (larger)
+    /// value, keeping the lines of the unit whose value it is.
     pub fn values(&self) -> Vec<UnitValue> {
         self.value_refs().iter().map(ValueRef::to_owned).collect()
     }
@@ -390,36 +362,49 @@ impl FileMeasure {
                 end_line: last,
             });
         }
-        // Where each (metric, name) first stands in `out`, so a file of thousands of
-        // units is not quadratic.
-        let mut first: HashMap<(Metric, &str), usize, BuildHasherDefault<Fnv>> =
-            HashMap::with_capacity_and_hasher(self.units.len(), Default::default());
-        for unit in &self.units {
-            let metric = unit.kind.metric();
-            let value = unit.lines();
-            match first.entry((metric, unit.name.as_str())) {
-                Entry::Occupied(at) => {
-                    let seen = &mut out[*at.get()];
-                    if value > seen.value {
-                        seen.value = value;
-                        seen.start_line = unit.start_line;
-                        seen.end_line = unit.end_line;
-                    }
-                }
-                Entry::Vacant(at) => {
-                    at.insert(out.len());
-                    out.push(ValueRef {
-                        path: &self.path,
-                        unit: &unit.name,
-                        metric,
-                        value,
-                        start_line: unit.start_line,
-                        end_line: unit.end_line,
-                    });
+        let units = self.units.iter();
+        let values = units.flat_map(|u| u.values().map(move |(metric, value)| (u, metric, value)));
+        merge_units(&self.path, values, self.units.len(), &mut out);
+        out
+    }
+}
+
+/// Appends to `out` one value per unit name and metric of `values` (a unit, one of its
+/// metrics and its value): where units share a name, the worse (larger) value of each
+/// metric, with the lines of the unit whose value it is (the first of equals). `units`:
+/// about how many units there are.
+fn merge_units<'a>(
+    path: &'a str,
+    values: impl Iterator<Item = (&'a Unit, Metric, u64)>,
+    units: usize,
+    out: &mut Vec<ValueRef<'a>>,
+) {
+    // Where each (metric, name) first stands in `out`, so a file of thousands of units is
+    // not quadratic.
+    let mut first: HashMap<(Metric, &str), usize, BuildHasherDefault<Fnv>> =
+        HashMap::with_capacity_and_hasher(units, Default::default());
+    for (unit, metric, value) in values {
+        match first.entry((metric, unit.name.as_str())) {
+            Entry::Occupied(at) => {
+                let seen = &mut out[*at.get()];
+                if value > seen.value {
+                    seen.value = value;
+                    seen.start_line = unit.start_line;
+                    seen.end_line = unit.end_line;
                 }
             }
+            Entry::Vacant(at) => {
+                at.insert(out.len());
+                out.push(ValueRef {
+                    path,
+                    unit: &unit.name,
+                    metric,
+                    value,
+                    start_line: unit.start_line,
+                    end_line: unit.end_line,
+                });
+            }
         }
-        out
     }
 }
 
@@ -460,5 +445,111 @@ impl FileOutcome {
             FileOutcome::Measured(m) => &m.path,
             FileOutcome::Skipped { path, .. } | FileOutcome::LeftOut { path, .. } => path,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn function(name: &str, start_line: u32, end_line: u32) -> Unit {
+        Unit::new(name.to_string(), UnitKind::Function, start_line, end_line)
+    }
+
+    #[test]
+    fn a_unit_has_a_value_for_each_metric_of_its_kind_and_none_other() {
+        let f = function("run", 3, 14);
+        assert_eq!(f.value(Metric::FunctionLines), Some(12));
+        assert_eq!(f.value(Metric::TypeLines), None);
+        assert_eq!(f.value(Metric::FileLines), None);
+        let of_kind: Vec<Metric> = metric::of_unit_kind(UnitKind::Function)
+            .map(|row| row.metric)
+            .collect();
+        let values: Vec<Metric> = f.values().map(|(m, _)| m).collect();
+        assert_eq!(values, of_kind);
+        assert_eq!(f.values().next(), Some((Metric::FunctionLines, 12)));
+        let t = Unit::new("Shop".to_string(), UnitKind::Type, 1, 40);
+        assert_eq!(t.values().collect::<Vec<_>>(), [(Metric::TypeLines, 40)]);
+    }
+
+    /// Same-name units merge metric by metric: each metric's worse value wins with the
+    /// lines of its own unit, whichever unit that is. Two metrics of one unit are fed here
+    /// by hand, as a unit of a kind with several metrics gives them.
+    #[test]
+    fn same_name_units_merge_at_the_worse_value_of_each_metric_with_its_units_lines() {
+        let (a, b, c) = (
+            function("A", 1, 10),
+            function("A", 20, 25),
+            function("B", 30, 31),
+        );
+        let (first, second) = (Metric::FunctionLines, Metric::TypeLines);
+        let values = [
+            (&a, first, 10),
+            (&a, second, 3),
+            (&b, first, 6),
+            (&b, second, 7),
+            (&c, first, 2),
+            (&b, first, 10),
+        ];
+        let mut out = Vec::new();
+        merge_units("x.rs", values.into_iter(), 3, &mut out);
+        let shown: Vec<(&str, Metric, u64, u32, u32)> = out
+            .iter()
+            .map(|v| (v.unit, v.metric, v.value, v.start_line, v.end_line))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                // 10 from `a` (1-10): `b`'s later 10 is no worse.
+                ("A", first, 10, 1, 10),
+                // 7 from `b` (20-25) beats `a`'s 3.
+                ("A", second, 7, 20, 25),
+                ("B", first, 2, 30, 31),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_file_values_each_unit_once_per_name_after_its_own_values() {
+        let m = FileMeasure {
+            path: "src/a.rs".to_string(),
+            language: Language::Rust,
+            lines: 40,
+            types: 1,
+            units: vec![
+                Unit::new("S".to_string(), UnitKind::Type, 1, 5),
+                function("S", 7, 9),
+                function("f", 10, 20),
+                function("f", 22, 40),
+            ],
+            warnings: Vec::new(),
+            syntax_errors: None,
+            bytes: 300,
+            loaded: None,
+            chain: None,
+            directive_in_comment: None,
+            unicode_escape: None,
+        };
+        let shown: Vec<String> = m
+            .value_refs()
+            .iter()
+            .map(|v| {
+                format!(
+                    "{} {} {} {}-{}",
+                    v.unit, v.metric, v.value, v.start_line, v.end_line
+                )
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "a.rs file_bytes 300 1-40",
+                "a.rs file_lines 40 1-40",
+                "a.rs types_per_file 1 1-40",
+                "S type_lines 5 1-5",
+                "S function_lines 3 7-9",
+                "f function_lines 19 22-40",
+            ]
+        );
     }
 }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Parser, Tag, TagEnd};
 
 use common::Scenario;
-use structgate::model::{Language, Metric};
+use structgate::model::{Language, Metric, METRICS};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -273,15 +273,24 @@ fn first_cells(rows: &[Vec<String>]) -> Vec<String> {
     rows.iter().map(|r| r[0].clone()).collect()
 }
 
+/// The metrics page's table is the registry's, row by row in its order: key, what it
+/// applies to, what it limits.
 #[test]
 fn the_metrics_page_lists_every_limits_key() {
-    let metrics = first_cells(&table_rows("metrics.md", "Limits keys"));
-    let mut expected: Vec<String> = Metric::ALL.iter().map(|m| m.key().to_string()).collect();
-    let mut listed = metrics.clone();
-    expected.sort();
-    listed.sort();
-    assert_eq!(listed, expected);
-    let mut all: Vec<String> = metrics;
+    let rows = table_rows("metrics.md", "Limits keys");
+    let expected: Vec<Vec<String>> = METRICS
+        .iter()
+        .map(|row| {
+            vec![
+                row.key.to_string(),
+                row.scope.reference_text().to_string(),
+                // The table's cells are read as text: code spans lose their backticks.
+                row.description.replace('`', ""),
+            ]
+        })
+        .collect();
+    assert_eq!(rows, expected);
+    let mut all: Vec<String> = first_cells(&rows);
     all.extend(first_cells(&table_rows("metrics.md", "Other keys")));
     all.sort();
     let mut known: Vec<String> = structgate::limits::known_keys()
@@ -290,6 +299,57 @@ fn the_metrics_page_lists_every_limits_key() {
         .collect();
     known.sort();
     assert_eq!(all, known);
+}
+
+/// The keys a did-you-mean names are the registry's, sorted, then the other keys.
+#[test]
+fn the_known_limits_keys_are_the_registrys() {
+    let known = structgate::limits::known_keys();
+    let mut keys: Vec<&str> = METRICS.iter().map(|row| row.key).collect();
+    keys.sort_unstable();
+    assert_eq!(known[..keys.len()], keys[..]);
+    assert_eq!(
+        known[keys.len()..],
+        ["new_file_bytes", "pinned", "tiers", "tolerance_percent"]
+    );
+    let all: Vec<&str> = Metric::ALL.iter().map(|m| m.key()).collect();
+    assert_eq!(all, keys);
+    for row in METRICS {
+        assert_eq!(Metric::from_key(row.key), Some(row.metric));
+    }
+}
+
+/// The page names the values `init` writes, each row's default in the registry's order,
+/// and `init` writes exactly those.
+#[test]
+fn the_metrics_page_names_the_defaults_init_writes() {
+    let text = section(
+        "docs/src/reference/metrics.md",
+        "## What `structgate init` writes",
+    );
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut defaults: Vec<String> = METRICS
+        .iter()
+        .filter_map(|row| Some(format!("`{}: {}`", row.key, row.init_default?)))
+        .collect();
+    defaults.push("`tolerance_percent: 25`".to_string());
+    let mut at = 0;
+    for default in &defaults {
+        let found = text[at..].find(default.as_str());
+        let found = found.unwrap_or_else(|| panic!("metrics.md lacks {default} in order"));
+        at += found + default.len();
+    }
+    let s = Scenario::git();
+    s.write("src/lib.rs", "pub fn f() {}\n");
+    s.write("Cargo.toml", "[package]\nname = \"a\"\n");
+    let run = s.run(&["init", "--no-agent-docs"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let principles = s.read("principles.md");
+    let fence: Vec<String> = defaults.iter().map(|d| d.replace('`', "")).collect();
+    assert!(
+        principles.contains(&format!("```yaml\n{}\n```", fence.join("\n"))),
+        "{principles}"
+    );
 }
 
 #[test]
@@ -360,9 +420,18 @@ fn the_sarif_page_lists_the_rules_of_the_log() {
             ]
         })
         .collect();
-    assert_eq!(rules.len(), Metric::ALL.len());
+    let registry: Vec<Vec<String>> = Metric::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let short = m.def().rule_short.to_string();
+            vec![i.to_string(), m.key().to_string(), short]
+        })
+        .collect();
+    assert_eq!(rules, registry);
     let table = table_rows("sarif.md", "");
     assert_eq!(table[..rules.len()], rules[..]);
+    assert!(table.len() == rules.len() || table[rules.len()].len() == 2);
 }
 
 #[test]

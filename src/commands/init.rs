@@ -19,16 +19,6 @@ mod sources;
 pub use agent_docs::AgentDocs;
 pub use sources::{Found, Project};
 
-/// The Limits `init` writes: `function_lines: 55` with `tolerance_percent: 25`, and a
-/// default for every other code metric (docs/src/reference/metrics.md#what-structgate-init-writes).
-pub const DEFAULT_LIMITS: [(&str, u64); 5] = [
-    ("function_lines", 55),
-    ("type_lines", 400),
-    ("file_lines", 1000),
-    ("types_per_file", 10),
-    ("tolerance_percent", 25),
-];
-
 /// The files `init` writes, beside each other in DIR.
 const WRITTEN: [&str; 3] = ["context.yaml", "principles.md", "structure-baseline.tsv"];
 
@@ -292,14 +282,14 @@ fn context_yaml(rel: &str, sources: &[Found]) -> String {
     out
 }
 
-/// A `principles.md` whose `## Limits` carries [`DEFAULT_LIMITS`].
+/// A `principles.md` whose `## Limits` carries the registry's defaults
+/// ([`crate::model::metric::init_defaults`]).
 fn principles_md(repo_name: &str, rel: &str) -> String {
     let name = match relpath::file_name(rel) {
         "" => repo_name,
         last => last,
     };
-    let fence: String = DEFAULT_LIMITS
-        .iter()
+    let fence: String = crate::model::metric::init_defaults()
         .map(|(key, value)| format!("{key}: {value}\n"))
         .collect();
     format!(

@@ -11,7 +11,7 @@ use crate::commands::Workspace;
 use crate::judge::{self, Finding, Status, Verdict};
 use crate::limits::Limits;
 use crate::measure::{self, Options};
-use crate::model::{FileMeasure, FileOutcome, LeftOutReason, Metric, SkipReason, UnitKind};
+use crate::model::{FileMeasure, FileOutcome, LeftOutReason, Metric, SkipReason, Unit, UnitKind};
 use crate::reason::FileReason;
 use crate::terms::{ContextTerms, Terms};
 use crate::Exit;
@@ -29,7 +29,7 @@ pub struct Request {
 }
 
 /// One measured file with its owner. The status of each unit and file-level value is
-/// judged when it is shown ([`MeasureReport::unit_verdicts`]): a full-tree report keeps
+/// judged when it is shown ([`MeasureReport::each_unit`]): a full-tree report keeps
 /// no verdict per unit.
 #[derive(Debug, Clone)]
 pub struct MeasuredFile {
@@ -40,6 +40,14 @@ pub struct MeasuredFile {
     pub limited: bool,
     /// The owning context's place in the report's terms.
     owner: Option<usize>,
+}
+
+/// One value of a unit, with its verdict; `None` where no limit applies.
+#[derive(Debug, Clone)]
+pub struct UnitVerdict {
+    pub metric: Metric,
+    pub value: u64,
+    pub verdict: Option<Verdict>,
 }
 
 /// Everything `measure` prints.
@@ -81,17 +89,22 @@ impl MeasureReport {
         file.owner.map(|i| &self.terms.contexts[i])
     }
 
-    /// The verdict on each unit of `file`, in the order of its units; `None` where no
-    /// limit applies.
-    pub fn unit_verdicts<'a>(
-        &'a self,
-        file: &'a MeasuredFile,
-    ) -> impl Iterator<Item = Option<Verdict>> + 'a {
+    /// Calls `each` with every unit of `file`, in the order of its units, and its values
+    /// in the registry's order, each with its verdict (`None` where no limit applies).
+    pub fn each_unit(&self, file: &MeasuredFile, each: &mut dyn FnMut(&Unit, &[UnitVerdict])) {
         let m = &file.measure;
         let judge = FileJudge::new(self.owner(file), &m.path);
-        m.units
-            .iter()
-            .map(move |u| judge.verdict(&u.name, u.kind.metric(), u.lines()))
+        // One buffer for every unit: a file holds thousands.
+        let mut verdicts = Vec::new();
+        for unit in &m.units {
+            verdicts.clear();
+            verdicts.extend(unit.values().map(|(metric, value)| UnitVerdict {
+                metric,
+                value,
+                verdict: judge.verdict(&unit.name, metric, value),
+            }));
+            each(unit, &verdicts);
+        }
     }
 
     /// The verdicts on the file-level values of `file` (`file_lines`, `types_per_file`,
@@ -173,7 +186,7 @@ pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<M
 }
 
 /// [`run_with`], handing each measured file to `each` in path order as soon as it is
-/// final, with the report so far (whose terms judge it: [`MeasureReport::unit_verdicts`]),
+/// final, with the report so far (whose terms judge it: [`MeasureReport::each_unit`]),
 /// so that a report can be written while the rest is measured. The report keeps the
 /// files only when `keep` is true; its counts, findings, skipped and left-out files are
 /// complete either way. An error of `each` ends the run with it.

@@ -21,9 +21,9 @@ impl BaseCounts {
     pub fn of(m: &FileMeasure) -> BaseCounts {
         let mut counts = HashMap::new();
         for unit in &m.units {
-            *counts
-                .entry((unit.kind.metric(), unit.name.clone()))
-                .or_default() += 1;
+            for (metric, _) in unit.values() {
+                *counts.entry((metric, unit.name.clone())).or_default() += 1;
+            }
         }
         BaseCounts(counts)
     }
@@ -58,7 +58,11 @@ pub struct SameName {
 /// True when judging `m` depends on how many units its groups held at the base: some
 /// unit's name and metric has an entry (`has_entry`).
 pub fn needs_base_counts(m: &FileMeasure, has_entry: impl Fn(&str, Metric) -> bool) -> bool {
-    m.units.iter().any(|u| has_entry(&u.name, u.kind.metric()))
+    let mut keys = m
+        .units
+        .iter()
+        .flat_map(|u| u.values().map(|(m, _)| (&u.name, m)));
+    keys.any(|(name, metric)| has_entry(name, metric))
 }
 
 /// The values of `m` to judge, each with the [`SameName`] that takes its allowance away
@@ -79,8 +83,12 @@ pub fn grouped(
     };
     let mut groups: HashMap<(Metric, &str), Vec<&Unit>> = HashMap::new();
     for unit in &m.units {
-        let key = (unit.kind.metric(), unit.name.as_str());
-        groups.entry(key).or_default().push(unit);
+        for (metric, _) in unit.values() {
+            groups
+                .entry((metric, unit.name.as_str()))
+                .or_default()
+                .push(unit);
+        }
     }
     let mut out = Vec::with_capacity(values.len());
     for v in values {
@@ -93,14 +101,14 @@ pub fn grouped(
         };
         let mut largest: Vec<&Unit> = group.clone();
         // Largest first; among equals, the first in the file (as the merge keeps it).
-        largest.sort_by_key(|u| std::cmp::Reverse(u.lines()));
+        largest.sort_by_key(|u| std::cmp::Reverse(u.value(v.metric)));
         let rest = largest[at_base];
         let same_name = SameName {
             units: group.len(),
             at_base,
         };
         let beyond = UnitValue {
-            value: rest.lines(),
+            value: rest.value(v.metric).unwrap_or(0),
             start_line: rest.start_line,
             end_line: rest.end_line,
             ..v.clone()

@@ -415,12 +415,9 @@ impl<'t> Walker<'_, 't> {
             self.name_bytes = self.name_bytes.saturating_add(name.len());
             self.out.names_over_budget |= self.name_bytes > NAME_BUDGET_BYTES;
             self.out.types += u64::from(unit.counts_as_type);
-            self.out.units.push(Unit {
-                name,
-                kind: unit.kind,
-                start_line: start_line(start),
-                end_line: end_line(start, self.unit_end(node)),
-            });
+            let end = end_line(start, self.unit_end(node));
+            let unit = Unit::new(name, unit.kind, start_line(start), end);
+            self.out.units.push(unit);
         }
         if let Some(segment) = decl.scope {
             self.scopes.push(Scope { depth, segment });
@@ -432,12 +429,10 @@ impl<'t> Walker<'_, 't> {
     pub(super) fn finish(mut self) -> Walked {
         let entry = self.lang.entry_point.as_ref().zip(self.entry);
         if let Some((entry, (start, end))) = entry {
-            self.out.units.push(Unit {
-                name: entry.name.to_string(),
-                kind: crate::model::UnitKind::Function,
-                start_line: start_line(start),
-                end_line: end_line(start, end),
-            });
+            let kind = crate::model::UnitKind::Function;
+            let (first, last) = (start_line(start), end_line(start, end));
+            let unit = Unit::new(entry.name.to_string(), kind, first, last);
+            self.out.units.push(unit);
         }
         self.out
     }

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::commands::init::agent::{Added, HOOK_COMMAND};
-use crate::commands::init::{InitReport, AGENT_DOCS_LIMITS, DEFAULT_LIMITS};
+use crate::commands::init::{InitReport, AGENT_DOCS_LIMITS};
 
 pub fn text(report: &InitReport) -> String {
     let mut out = String::new();
@@ -31,8 +31,7 @@ pub fn text(report: &InitReport) -> String {
             let _ = writeln!(out, "  {:width$}  {}", found.dir, found.why);
         }
     }
-    let limits: Vec<String> = DEFAULT_LIMITS
-        .iter()
+    let limits: Vec<String> = crate::model::metric::init_defaults()
         .map(|(key, value)| format!("{key} {value}"))
         .collect();
     let _ = writeln!(out, "limits: {}", limits.join(", "));

@@ -5,7 +5,7 @@ use std::io;
 
 use crate::commands::measure::{MeasureReport, MeasuredFile};
 use crate::judge::{Finding, Status, Verdict};
-use crate::model::{FileMeasure, Language};
+use crate::model::{FileMeasure, Language, Source, Unit};
 use crate::reason::FileReason;
 use crate::report::style::{Paint, Role};
 use crate::report::{count, status_text};
@@ -26,9 +26,10 @@ struct Row<'a> {
     over: bool,
 }
 
-/// `12 lines` for a unit; the file's sizes for a file (see [`file_size`]).
+/// A unit's values (`12 lines`, then `params 3` and the like); the file's sizes for a
+/// file (see [`file_size`]).
 enum Size<'a> {
-    Unit(u64),
+    Unit(&'a Unit),
     File(&'a FileMeasure),
 }
 
@@ -37,14 +38,44 @@ impl Size<'_> {
     fn push_to(&self, out: &mut Vec<u8>) -> usize {
         let before = out.len();
         match self {
-            Size::Unit(lines) => {
-                push_number(out, *lines);
-                out.extend_from_slice(if *lines == 1 { b" line" } else { b" lines" });
-            }
+            Size::Unit(unit) => push_unit_size(out, unit),
             Size::File(m) => out.extend_from_slice(file_size(m).as_bytes()),
         }
         out.len() - before
     }
+}
+
+/// Appends a unit's values in the registry's order, two spaces apart: its lines as
+/// `12 lines`, every other value after its label (`params 3`).
+fn push_unit_size(out: &mut Vec<u8>, unit: &Unit) {
+    for (i, (metric, value)) in unit.values().enumerate() {
+        if i > 0 {
+            out.extend_from_slice(b"  ");
+        }
+        let row = metric.def();
+        if let Source::Lines = row.source {
+            push_number(out, value);
+            out.extend_from_slice(if value == 1 { b" line" } else { b" lines" });
+        } else {
+            out.extend_from_slice(row.field.as_bytes());
+            out.push(b' ');
+            push_number(out, value);
+        }
+    }
+}
+
+/// The characters of [`push_unit_size`]'s text, without making it.
+fn unit_size_len(unit: &Unit) -> usize {
+    let mut len = 0;
+    for (i, (metric, value)) in unit.values().enumerate() {
+        len += if i > 0 { 2 } else { 0 };
+        let row = metric.def();
+        len += match row.source {
+            Source::Lines => line_count_len(value),
+            _ => row.field.len() + 1 + digits(value),
+        };
+    }
+    len
 }
 
 /// The status words of a verdict, coloured by what they mean.
@@ -91,17 +122,30 @@ fn for_rows(report: &MeasureReport, file: &MeasuredFile, paint: Paint, each: &mu
         over: verdicts.iter().any(|f| f.status != Status::Ok),
         status: file_word(file, &verdicts, paint),
     });
-    for (unit, status) in m.units.iter().zip(report.unit_verdicts(file)) {
+    report.each_unit(file, &mut |unit, values| {
+        let mut judged = values.iter().filter_map(|v| v.verdict.as_ref()).peekable();
+        let limited = judged.peek().is_some();
+        let over: Vec<&Verdict> = judged.filter(|f| f.status != Status::Ok).collect();
+        let status = match &over[..] {
+            _ if !limited => None,
+            [] => Some(Cow::Borrowed("ok")),
+            [one] => Some(painted_status(one, paint)),
+            several => {
+                let words: Vec<Cow<'static, str>> =
+                    several.iter().map(|f| painted_status(f, paint)).collect();
+                Some(Cow::Owned(words.join("; ")))
+            }
+        };
         each(&Row {
             path: &m.path,
             line: unit.start_line,
             kind: unit.kind.key(),
             name: &unit.name,
-            size: Size::Unit(unit.lines()),
-            over: status.as_ref().is_some_and(|f| f.status != Status::Ok),
-            status: status.as_ref().map(|f| painted_status(f, paint)),
+            size: Size::Unit(unit),
+            over: !over.is_empty(),
+            status,
         });
-    }
+    });
 }
 
 /// The characters of `s`: its length where it is ASCII, as most names are.
@@ -179,7 +223,7 @@ impl Widths {
                 .location
                 .max(path + 1 + digits(u64::from(unit.start_line)));
             w.name = w.name.max(chars(&unit.name));
-            w.size = w.size.max(line_count_len(unit.lines()));
+            w.size = w.size.max(unit_size_len(unit));
         }
         w
     }

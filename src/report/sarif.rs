@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use crate::commands::gate::GateReport;
 use crate::commands::measure::MeasureReport;
 use crate::judge::{Finding, Status};
-use crate::model::Metric;
+use crate::model::{Metric, Scope};
 use crate::reason::{FileReason, Reason, Unmeasurable};
 use crate::report::finding_detail;
 
@@ -214,20 +214,15 @@ fn file_notes<'a, R: Reason>(
 
 /// The SARIF logical-location kind of a metric's unit; `None` for file-level metrics.
 fn logical_kind(metric: Metric) -> Option<&'static str> {
-    match metric {
-        Metric::FunctionLines => Some("function"),
-        Metric::TypeLines => Some("type"),
-        Metric::FileLines
-        | Metric::TypesPerFile
-        | Metric::FileBytes
-        | Metric::LoadedBytes
-        | Metric::ChainBytes => None,
+    match metric.scope() {
+        Scope::Unit(kind) => Some(kind.key()),
+        Scope::CodeFile | Scope::EveryFile | Scope::Document => None,
     }
 }
 
 /// One rule per metric, with the help a reader of the finding needs.
 fn rule(metric: Metric) -> Value {
-    let (short, full) = rule_text(metric);
+    let (short, full) = (metric.def().rule_short, metric.def().rule_full);
     let help = format!(
         "{full} Over the limit and within the band (the limit plus tolerance_percent) is a \
          divergence: it passes and is listed. Past the band is an excess: it fails, unless \
@@ -242,49 +237,6 @@ fn rule(metric: Metric) -> Value {
         "defaultConfiguration": {"level": "error"},
         "properties": {"tags": ["maintainability", "size"]},
     })
-}
-
-fn rule_text(metric: Metric) -> (&'static str, &'static str) {
-    match metric {
-        Metric::ChainBytes => (
-            "A chain of same-name documents loading past its byte budget",
-            "chain_bytes limits the bytes a worker in a Markdown document's directory loads: \
-             the document and every document of the same name in each directory above it, \
-             with their eager imports, each distinct file once. Move prose out of the \
-             documents higher up the chain, or behind a link read only when needed.",
-        ),
-        Metric::FileLines => (
-            "A file past its line limit",
-            "file_lines limits the lines of one file. Split the file by responsibility.",
-        ),
-        Metric::FunctionLines => (
-            "A function past its line limit",
-            "function_lines limits the lines of one function, method, constructor, operator, \
-             property, indexer or local function, from its first line (attributes included) \
-             to its last. Extract smaller functions.",
-        ),
-        Metric::TypeLines => (
-            "A type past its line limit",
-            "type_lines limits the lines of one class, struct, interface, record, enum, union, \
-             trait or Rust impl block. Split the type or move behaviour out of it.",
-        ),
-        Metric::FileBytes => (
-            "A file past its byte budget",
-            "file_bytes limits the bytes of one file, LF-normalised (a BOM removed, CRLF \
-             counted as one byte). Move prose or code out of the file.",
-        ),
-        Metric::LoadedBytes => (
-            "A Markdown document loading past its byte budget",
-            "loaded_bytes limits the bytes a Markdown document loads: its own plus every file \
-             it imports eagerly with @path, up to 5 hops. Put detail behind a link that is \
-             read only when needed instead of an eager import.",
-        ),
-        Metric::TypesPerFile => (
-            "A file declaring too many types",
-            "types_per_file limits how many types one file declares, nested ones included, \
-             impl blocks not. Move types to files of their own.",
-        ),
-    }
 }
 
 /// A stable identity for a finding: FNV-1a (64-bit) over path, unit and metric joined

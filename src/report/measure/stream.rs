@@ -4,12 +4,13 @@
 use std::fmt::Write as _;
 use std::io;
 
-use serde::Serialize;
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
 
 use crate::baseline::tsv::escape;
 use crate::commands::measure::{MeasureReport, MeasuredFile};
 use crate::judge::{Finding, Status};
-use crate::model::SkipReason;
+use crate::model::{SkipReason, Unit};
 use crate::reason::FileReason;
 
 /// What follows the files in the JSON (docs/src/reference/json.md#measure), plus `findings` (every value past its
@@ -41,13 +42,23 @@ struct FileJson<'a> {
     units: Vec<UnitJson<'a>>,
 }
 
-#[derive(Serialize)]
-struct UnitJson<'a> {
-    name: &'a str,
-    kind: &'static str,
-    start_line: u32,
-    end_line: u32,
-    lines: u64,
+/// A unit of the JSON: its name, kind and span, then a field per value in the registry's
+/// order (`lines`, ...).
+struct UnitJson<'a>(&'a Unit);
+
+impl Serialize for UnitJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let u = self.0;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("name", &u.name)?;
+        map.serialize_entry("kind", u.kind.key())?;
+        map.serialize_entry("start_line", &u.start_line)?;
+        map.serialize_entry("end_line", &u.end_line)?;
+        for (metric, value) in u.values() {
+            map.serialize_entry(metric.def().field, &value)?;
+        }
+        map.end()
+    }
 }
 
 /// A finding with its status.
@@ -255,13 +266,7 @@ fn written(report: &MeasureReport, format: Format) -> String {
 
 fn file_json(f: &MeasuredFile) -> FileJson<'_> {
     let m = &f.measure;
-    let units = m.units.iter().map(|u| UnitJson {
-        name: &u.name,
-        kind: u.kind.key(),
-        start_line: u.start_line,
-        end_line: u.end_line,
-        lines: u.lines(),
-    });
+    let units = m.units.iter().map(UnitJson);
     FileJson {
         path: &m.path,
         language: m.language.key(),
@@ -300,17 +305,17 @@ fn tsv_file(out: &mut String, report: &MeasureReport, f: &MeasuredFile) {
             escape(m.file_name())
         );
     }
-    for (u, s) in m.units.iter().zip(report.unit_verdicts(f)) {
-        let _ = writeln!(
-            out,
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}",
-            escape(&m.path),
-            escape(&u.name),
-            u.kind.metric(),
-            u.lines(),
-            u.start_line,
-            u.end_line,
-            s.as_ref().map_or("-", |s| s.status.key())
-        );
-    }
+    let path = escape(&m.path);
+    report.each_unit(f, &mut |u, values| {
+        let name = escape(&u.name);
+        for v in values {
+            let status = v.verdict.as_ref().map_or("-", |s| s.status.key());
+            let (metric, value) = (v.metric, v.value);
+            let (start, end) = (u.start_line, u.end_line);
+            let _ = writeln!(
+                out,
+                "{path}\t{name}\t{metric}\t{value}\t{start}\t{end}\t{status}"
+            );
+        }
+    });
 }
