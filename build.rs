@@ -17,19 +17,10 @@ const MEASURER: &[&str] = &[
     "src/reason",
     "src/lines.rs",
 ];
-/// The parsers: tree-sitter and its grammars, and pulldown-cmark (the import scan of
-/// Markdown files, kept in the cache too).
-const GRAMMARS: [&str; 9] = [
-    "tree-sitter",
-    "pulldown-cmark",
-    "tree-sitter-c-sharp",
-    "tree-sitter-rust",
-    "tree-sitter-typescript",
-    "tree-sitter-javascript",
-    "tree-sitter-python",
-    "tree-sitter-go",
-    "tree-sitter-java",
-];
+/// The parsers besides the grammars: tree-sitter itself and pulldown-cmark (the import
+/// scan of Markdown files, kept in the cache too). The grammars are every `tree-sitter-*`
+/// dependency in Cargo.toml, read there, so a language added there is stamped too.
+const PARSERS: [&str; 2] = ["tree-sitter", "pulldown-cmark"];
 
 fn main() {
     let mut files = Vec::new();
@@ -38,6 +29,7 @@ fn main() {
         collect(Path::new(path), &mut files);
     }
     println!("cargo:rerun-if-changed=Cargo.lock");
+    println!("cargo:rerun-if-changed=Cargo.toml");
     files.sort();
     // FNV-1a: stable across Rust versions and platforms, unlike std's default hasher.
     let mut digest = Fnv(0xcbf2_9ce4_8422_2325);
@@ -50,9 +42,12 @@ fn main() {
         digest.finish()
     );
     let lock = std::fs::read_to_string("Cargo.lock").unwrap_or_default();
-    let grammars: Vec<String> = GRAMMARS
-        .iter()
-        .map(|name| format!("{name} {}", locked_version(&lock, name)))
+    let manifest = std::fs::read_to_string("Cargo.toml").unwrap_or_default();
+    let grammars: Vec<String> = PARSERS
+        .into_iter()
+        .map(str::to_string)
+        .chain(grammar_crates(&manifest))
+        .map(|name| format!("{name} {}", locked_version(&lock, &name)))
         .collect();
     println!(
         "cargo:rustc-env=STRUCTGATE_GRAMMARS={}",
@@ -68,6 +63,19 @@ fn collect(path: &Path, files: &mut Vec<std::path::PathBuf>) {
     } else if path.extension().is_some_and(|e| e == "rs") {
         files.push(path.to_path_buf());
     }
+}
+
+/// The `tree-sitter-*` crates among the `[dependencies]` of Cargo.toml, in its order.
+fn grammar_crates(manifest: &str) -> Vec<String> {
+    manifest
+        .lines()
+        .skip_while(|line| line.trim() != "[dependencies]")
+        .skip(1)
+        .take_while(|line| !line.trim_start().starts_with('['))
+        .filter_map(|line| line.split_once('=').map(|(name, _)| name.trim()))
+        .filter(|name| name.starts_with("tree-sitter-"))
+        .map(str::to_string)
+        .collect()
 }
 
 /// The version Cargo.lock records for package `name`, or `unlocked`.

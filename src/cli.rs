@@ -234,7 +234,7 @@ pub struct InitArgs {
     pub context_dir: PathBuf,
     /// Only the project files of this language (repeatable; all without one)
     #[arg(long = "lang", value_enum, value_name = "LANG")]
-    pub langs: Vec<crate::commands::init::Project>,
+    pub langs: Vec<crate::model::Language>,
     /// Don't set up the budget context for the documents agents load (AGENTS.md, CLAUDE.md,
     /// their imports, .claude/agents, ...)
     #[arg(long)]

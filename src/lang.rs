@@ -1,17 +1,33 @@
-//! Per-language data for the measurer (stage 2 of the pipeline): which node kinds are
-//! units and how they are named (docs/src/reference/measurement.md, docs/src/reference/languages.md). One file per language; the walk in
-//! `crate::measure` is generic over [`Lang`], and reads the [`Bindings`] and parent
-//! spans a language declares as data.
+//! One record per language (stage 2 of the pipeline, docs/src/reference/languages.md,
+//! docs/src/reference/measurement.md), each in its own file: its names, extensions and
+//! path rule, `init`'s project files ([`Record`]), and its grammar's node kinds and naming
+//! ([`Lang`]). The list of languages is written once, in `lang/languages.rs`
+//! (docs/dev/adding-a-language.md). The walk in `crate::measure` is generic over
+//! [`Lang`], and reads the [`Bindings`] and parent spans a language declares as data.
 
 mod binding;
-pub mod csharp;
 mod ecmascript;
-pub mod go;
-pub mod java;
-pub mod javascript;
-pub mod python;
-pub mod rust;
-pub mod typescript;
+pub mod project;
+mod record;
+
+/// Declares each language's module and [`Language::record`] from the list in
+/// src/lang/languages.rs.
+macro_rules! languages {
+    ($($variant:ident => $module:ident,)*) => {
+        $(pub mod $module;)*
+
+        impl Language {
+            /// Everything structgate knows of the language: its record, in its own file.
+            pub fn record(self) -> &'static Record {
+                match self {
+                    $(Language::$variant => &$module::RECORD,)*
+                }
+            }
+        }
+    };
+}
+
+include!("lang/languages.rs");
 
 use std::mem::ManuallyDrop;
 use std::sync::OnceLock;
@@ -21,19 +37,19 @@ use tree_sitter::{Node, Point};
 use crate::model::{Language, UnitKind};
 
 pub use binding::{Binder, Bindings, Bound, NO_BINDINGS};
-pub use ecmascript::left_out as ecmascript_left_out;
+pub use record::{nothing_left_out, Record};
 
-/// Every grammar structgate parses with, TypeScript's TSX dialect included.
-pub const ALL: [&Lang; 8] = [
-    &csharp::CSHARP,
-    &rust::RUST,
-    &typescript::TYPESCRIPT,
-    &typescript::TSX,
-    &javascript::JAVASCRIPT,
-    &python::PYTHON,
-    &go::GO,
-    &java::JAVA,
-];
+/// Every grammar structgate parses with, in the order of [`Language::ALL`], each
+/// language's dialects after its grammar (TypeScript's TSX).
+pub fn grammars() -> impl Iterator<Item = &'static Lang> {
+    Language::ALL.into_iter().flat_map(|language| {
+        let record = language.record();
+        record
+            .grammar
+            .into_iter()
+            .chain(record.dialects.iter().map(|(_, lang)| *lang))
+    })
+}
 
 /// What a node kind means to the generic walk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -237,36 +253,30 @@ impl Lang {
 
     /// The grammar and naming of `language`; `None` for Markdown, which has no units.
     pub fn of(language: Language) -> Option<&'static Lang> {
-        match language {
-            Language::CSharp => Some(&csharp::CSHARP),
-            Language::Rust => Some(&rust::RUST),
-            Language::TypeScript => Some(&typescript::TYPESCRIPT),
-            Language::JavaScript => Some(&javascript::JAVASCRIPT),
-            Language::Python => Some(&python::PYTHON),
-            Language::Go => Some(&go::GO),
-            Language::Java => Some(&java::JAVA),
-            Language::Markdown => None,
-        }
+        language.record().grammar
     }
 
-    /// The grammar a file is parsed with: its language's, and TSX for `.tsx`.
+    /// The grammar a file is parsed with: its language's, or the dialect its extension
+    /// names (TSX for `.tsx`).
     pub fn for_path(path: &str) -> Option<&'static Lang> {
-        let language = Language::of_path(path)?;
-        let tsx = language == Language::TypeScript
-            && path
-                .rsplit_once('.')
-                .is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("tsx"));
-        if tsx {
-            return Some(&typescript::TSX);
+        let record = Language::of_path(path)?.record();
+        let dialect = path.rsplit_once('.').and_then(|(_, ext)| {
+            record
+                .dialects
+                .iter()
+                .find(|(known, _)| ext.eq_ignore_ascii_case(known))
+        });
+        match dialect {
+            Some((_, lang)) => Some(*lang),
+            None => record.grammar,
         }
-        Lang::of(language)
     }
 
-    /// The grammar's place in [`ALL`]: one language may be parsed with two grammars
+    /// The grammar's place in [`grammars`]: one language may be parsed with two grammars
     /// (`.ts` and `.tsx`), so what depends on the parse is keyed by this.
     pub fn grammar_id(&self) -> u8 {
-        ALL.iter()
-            .position(|l| std::ptr::eq(*l, self))
+        grammars()
+            .position(|l| std::ptr::eq(l, self))
             .and_then(|i| u8::try_from(i).ok())
             .unwrap_or(u8::MAX)
     }

@@ -11,118 +11,29 @@ pub use metric::{Metric, MetricDef, Scope, Source, METRICS};
 
 pub mod metric;
 
-/// A measured language, chosen by file extension (docs/src/reference/measurement.md, docs/src/reference/documents.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Language {
-    CSharp,
-    Rust,
-    /// `.ts`, `.mts`, `.cts` and `.tsx` (docs/src/reference/languages.md).
-    TypeScript,
-    /// `.js`, `.jsx`, `.mjs`, `.cjs` (docs/src/reference/languages.md).
-    JavaScript,
-    /// `.py` (docs/src/reference/languages.md).
-    Python,
-    /// `.go` (docs/src/reference/languages.md).
-    Go,
-    /// `.java` (docs/src/reference/languages.md).
-    Java,
-    /// Markdown documents: measured for `file_bytes` and `loaded_bytes` only (docs/src/reference/documents.md).
-    Markdown,
+/// Makes [`Language`] and [`Language::ALL`] of the list in src/lang/languages.rs; what
+/// each language is — its name, extensions, grammar and rules — is its record
+/// (`Language::record`, src/lang).
+macro_rules! languages {
+    ($($variant:ident => $module:ident,)*) => {
+        /// A measured language, chosen by file extension (docs/src/reference/measurement.md,
+        /// docs/src/reference/languages.md, docs/src/reference/documents.md). Markdown
+        /// documents are measured for `file_bytes`, `loaded_bytes` and `chain_bytes` only.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        pub enum Language {
+            $($variant,)*
+        }
+
+        impl Language {
+            /// Every language, in the order `--help`, the package description and the docs
+            /// name them: the code languages, then Markdown.
+            pub const ALL: [Language; [$(stringify!($variant)),*].len()] =
+                [$(Language::$variant),*];
+        }
+    };
 }
 
-/// The extensions structgate measures, matched in any letter case.
-const EXTENSIONS: [(&str, Language); 14] = [
-    ("cs", Language::CSharp),
-    ("rs", Language::Rust),
-    ("ts", Language::TypeScript),
-    ("mts", Language::TypeScript),
-    ("cts", Language::TypeScript),
-    ("tsx", Language::TypeScript),
-    ("js", Language::JavaScript),
-    ("jsx", Language::JavaScript),
-    ("mjs", Language::JavaScript),
-    ("cjs", Language::JavaScript),
-    ("py", Language::Python),
-    ("go", Language::Go),
-    ("java", Language::Java),
-    ("md", Language::Markdown),
-];
-
-impl Language {
-    /// Every language, in the order `--help`, the package description and the docs name
-    /// them: the code languages, then Markdown.
-    pub const ALL: [Language; 8] = [
-        Language::CSharp,
-        Language::Rust,
-        Language::TypeScript,
-        Language::JavaScript,
-        Language::Python,
-        Language::Go,
-        Language::Java,
-        Language::Markdown,
-    ];
-
-    /// The name a person reads: `C#`, `TypeScript`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Language::CSharp => "C#",
-            Language::Rust => "Rust",
-            Language::TypeScript => "TypeScript",
-            Language::JavaScript => "JavaScript",
-            Language::Python => "Python",
-            Language::Go => "Go",
-            Language::Java => "Java",
-            Language::Markdown => "Markdown",
-        }
-    }
-
-    /// The extensions of the language's files, without the dot, in the order listed.
-    pub fn extensions(self) -> impl Iterator<Item = &'static str> {
-        EXTENSIONS
-            .iter()
-            .filter(move |(_, language)| *language == self)
-            .map(|(ext, _)| *ext)
-    }
-
-    /// The code languages, named in prose: `C#, Rust, ... and Java`.
-    pub fn code_languages() -> String {
-        let names: Vec<&str> = Language::ALL
-            .iter()
-            .filter(|l| **l != Language::Markdown)
-            .map(|l| l.name())
-            .collect();
-        match names.split_last() {
-            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-            _ => names.concat(),
-        }
-    }
-
-    /// The language of a path by its extension, in any letter case (`Big.CS` is C#);
-    /// `None` for files structgate doesn't measure.
-    pub fn of_path(path: &str) -> Option<Language> {
-        let name = crate::relpath::file_name(path);
-        let (_, ext) = name.rsplit_once('.')?;
-        EXTENSIONS
-            .iter()
-            .find(|(known, _)| ext.eq_ignore_ascii_case(known))
-            .map(|(_, language)| *language)
-    }
-
-    /// The name used in JSON output (`csharp`, `rust`, `typescript`, `javascript`,
-    /// `python`, `go`, `java`, `markdown`).
-    pub fn key(self) -> &'static str {
-        match self {
-            Language::CSharp => "csharp",
-            Language::Rust => "rust",
-            Language::TypeScript => "typescript",
-            Language::JavaScript => "javascript",
-            Language::Python => "python",
-            Language::Go => "go",
-            Language::Java => "java",
-            Language::Markdown => "markdown",
-        }
-    }
-}
+include!("lang/languages.rs");
 
 /// Whether a unit is a function-like or a type-like declaration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -468,6 +468,33 @@ fn help_and_the_package_description_name_the_languages_from_the_code() {
 }
 
 #[test]
+fn the_readme_and_the_guide_name_the_languages_from_the_code() {
+    let named = format!(
+        "It measures {} with a real parser",
+        Language::code_languages()
+    );
+    for page in ["README.md", "docs/src/introduction.md"] {
+        let text = read(&root().join(page)).replace('\n', " ");
+        assert!(text.contains(&named), "{page} doesn't say \"{named}\"");
+    }
+    // The summary and What is measured link every language's guide page, in the list's
+    // order.
+    let expected: Vec<String> = Language::ALL
+        .iter()
+        .map(|l| format!("- [{}](languages/{}.md)", l.name(), l.key()))
+        .collect();
+    for page in ["SUMMARY.md", "what-is-measured.md"] {
+        let text = read(&root().join("docs/src").join(page));
+        let links: Vec<&str> = text
+            .lines()
+            .map(str::trim_start)
+            .filter(|l| l.starts_with("- [") && l.contains("](languages/"))
+            .collect();
+        assert_eq!(links, expected, "{page}");
+    }
+}
+
+#[test]
 fn every_help_says_what_the_command_does_and_names_its_guide_page() {
     let s = Scenario::git();
     let commands: [&[&str]; 13] = [

@@ -10,6 +10,7 @@ use anyhow::{bail, Context as _, Result};
 use crate::commands::baseline::{self, BaselineReport};
 use crate::commands::Workspace;
 use crate::measure::Options;
+use crate::model::Language;
 use crate::relpath;
 
 pub mod agent;
@@ -17,7 +18,7 @@ mod agent_docs;
 mod sources;
 
 pub use agent_docs::AgentDocs;
-pub use sources::{Found, Project};
+pub use sources::Found;
 
 /// The files `init` writes, beside each other in DIR.
 const WRITTEN: [&str; 3] = ["context.yaml", "principles.md", "structure-baseline.tsv"];
@@ -43,7 +44,7 @@ pub struct Request {
     /// The context directory, relative to `cwd`.
     pub dir: PathBuf,
     /// Only the project files of these languages (all without one).
-    pub langs: Vec<Project>,
+    pub langs: Vec<Language>,
     pub options: Options,
     pub cache: bool,
     /// Budget the documents agents load in a context of their own (`--no-agent-docs`

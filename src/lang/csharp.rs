@@ -7,8 +7,23 @@ mod directives;
 
 use tree_sitter::Node;
 
-use super::{collapse_whitespace, text, Decl, EntryPoint, EntryRole, Lang, Role};
-use crate::model::{Language, UnitKind};
+use super::project::{Code, ProjectFile};
+use super::{collapse_whitespace, text, Decl, EntryPoint, EntryRole, Lang, Record, Role};
+use crate::model::{Language, LeftOutReason, UnitKind};
+
+/// C#: `.cs` files, parsed with [`CSHARP`].
+pub static RECORD: Record = Record {
+    name: "C#",
+    key: "csharp",
+    extensions: &["cs"],
+    grammar: Some(&CSHARP),
+    dialects: &[],
+    left_out,
+    project_files: &[ProjectFile {
+        name: "*.csproj",
+        code: Code::Here,
+    }],
+};
 
 /// C# as data for the generic walk.
 pub static CSHARP: Lang = Lang {
@@ -192,4 +207,42 @@ fn checked(node: Node) -> &'static str {
 fn field_text<'a>(node: Node, field: &str, src: &'a [u8]) -> Option<&'a str> {
     let child = node.child_by_field_name(field)?;
     Some(text(child, src)).filter(|t| !t.is_empty())
+}
+
+/// The path rule that leaves a C# file out (docs/src/reference/measurement.md): test and
+/// migrations directories, generated file names.
+fn left_out(dirs: &[&str], file: &str) -> Option<LeftOutReason> {
+    test_dir(dirs).or_else(|| generated_name(file))
+}
+
+fn test_dir(dirs: &[&str]) -> Option<LeftOutReason> {
+    dirs.iter().find_map(|dir| {
+        if is_test_dir(dir) {
+            Some(LeftOutReason::TestPath(format!("test directory \"{dir}\"")))
+        } else if dir.eq_ignore_ascii_case("migrations") {
+            Some(LeftOutReason::TestPath(format!(
+                "migrations directory \"{dir}\""
+            )))
+        } else {
+            None
+        }
+    })
+}
+
+/// `test`/`tests` in any case, a name ending in `Test`/`Tests`, or a dot-separated part
+/// `Test`/`Tests` in any case (`Dapper.Tests.Performance`).
+fn is_test_dir(dir: &str) -> bool {
+    let is_test_word = |s: &str| s.eq_ignore_ascii_case("test") || s.eq_ignore_ascii_case("tests");
+    is_test_word(dir)
+        || dir.ends_with("Test")
+        || dir.ends_with("Tests")
+        || dir.split('.').any(is_test_word)
+}
+
+fn generated_name(file: &str) -> Option<LeftOutReason> {
+    let lower = file.to_ascii_lowercase();
+    [".g.cs", ".g.i.cs", ".Designer.cs"]
+        .into_iter()
+        .find(|suffix| lower.ends_with(&suffix.to_ascii_lowercase()))
+        .map(|suffix| LeftOutReason::GeneratedName(format!("generated file name ({suffix})")))
 }

@@ -5,6 +5,7 @@
 
 use tree_sitter::Node;
 
+use super::project::{Code, ProjectFile};
 use super::{collapse_whitespace, text, Binder, Bindings, Decl, Lang, Role};
 use crate::model::{Language, LeftOutReason, UnitKind};
 
@@ -28,6 +29,13 @@ pub const fn lang(
         ..Lang::new(language, name, grammar, role_of, opaque_of, declare)
     }
 }
+
+/// The project file of both languages: `package.json`, its code in `src` where there is
+/// one.
+pub static PROJECT_FILES: [ProjectFile; 1] = [ProjectFile {
+    name: "package.json",
+    code: Code::Under("src"),
+}];
 
 /// Function units of both languages. A function or class expression is a unit by its own
 /// name only where nothing binds it (the walk asks only then).

@@ -7,8 +7,23 @@
 
 use tree_sitter::Node;
 
-use super::{text, Decl, Lang, Role};
+use super::project::{Code, ProjectFile};
+use super::{text, Decl, Lang, Record, Role};
 use crate::model::{Language, LeftOutReason, UnitKind};
+
+/// Go: `.go` files, parsed with [`GO`].
+pub static RECORD: Record = Record {
+    name: "Go",
+    key: "go",
+    extensions: &["go"],
+    grammar: Some(&GO),
+    dialects: &[],
+    left_out,
+    project_files: &[ProjectFile {
+        name: "go.mod",
+        code: Code::Here,
+    }],
+};
 
 /// Go as data for the generic walk.
 pub static GO: Lang = Lang {

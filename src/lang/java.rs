@@ -10,8 +10,33 @@ mod escapes;
 
 use tree_sitter::Node;
 
-use super::{text, Binder, Bindings, Decl, Lang, Role};
+use super::project::{Code, ProjectFile};
+use super::{text, Binder, Bindings, Decl, Lang, Record, Role};
 use crate::model::{Language, LeftOutReason, UnitKind};
+
+/// Java: `.java` files, parsed with [`JAVA`].
+pub static RECORD: Record = Record {
+    name: "Java",
+    key: "java",
+    extensions: &["java"],
+    grammar: Some(&JAVA),
+    dialects: &[],
+    left_out,
+    project_files: &[
+        ProjectFile {
+            name: "pom.xml",
+            code: Code::Under("src/main"),
+        },
+        ProjectFile {
+            name: "build.gradle",
+            code: Code::Under("src/main"),
+        },
+        ProjectFile {
+            name: "build.gradle.kts",
+            code: Code::Under("src/main"),
+        },
+    ],
+};
 
 /// Java as data for the generic walk.
 pub static JAVA: Lang = Lang {

@@ -5,8 +5,19 @@
 use tree_sitter::Node;
 
 use super::ecmascript::{self, binder, FUNCTIONS, FUNCTION_VALUES};
-use super::{Binder, Bindings, Decl, Lang, Role};
+use super::{Binder, Bindings, Decl, Lang, Record, Role};
 use crate::model::Language;
+
+/// JavaScript: `.js`, `.jsx`, `.mjs` and `.cjs` files, parsed with [`JAVASCRIPT`].
+pub static RECORD: Record = Record {
+    name: "JavaScript",
+    key: "javascript",
+    extensions: &["js", "jsx", "mjs", "cjs"],
+    grammar: Some(&JAVASCRIPT),
+    dialects: &[],
+    left_out: ecmascript::left_out,
+    project_files: &ecmascript::PROJECT_FILES,
+};
 
 /// JavaScript as data for the generic walk.
 pub static JAVASCRIPT: Lang = ecmascript::lang(

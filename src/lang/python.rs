@@ -5,8 +5,29 @@
 
 use tree_sitter::Node;
 
-use super::{text, Decl, Lang, Role};
+use super::project::{Code, ProjectFile};
+use super::{text, Decl, Lang, Record, Role};
 use crate::model::{Language, LeftOutReason, UnitKind};
+
+/// Python: `.py` files, parsed with [`PYTHON`].
+pub static RECORD: Record = Record {
+    name: "Python",
+    key: "python",
+    extensions: &["py"],
+    grammar: Some(&PYTHON),
+    dialects: &[],
+    left_out,
+    project_files: &[
+        ProjectFile {
+            name: "pyproject.toml",
+            code: Code::Under("src"),
+        },
+        ProjectFile {
+            name: "setup.py",
+            code: Code::Under("src"),
+        },
+    ],
+};
 
 /// Python as data for the generic walk.
 pub static PYTHON: Lang = Lang {

@@ -2,10 +2,27 @@
 //! scopes joined with `::`, impls named by their cleaned types) and the `#[cfg(test)]`
 //! attribute that leaves test code out.
 
+mod cargo;
+
 use tree_sitter::Node;
 
-use super::{text, Decl, Lang, Role, UnitDecl};
-use crate::model::{Language, UnitKind};
+use super::project::{Code, ProjectFile};
+use super::{text, Decl, Lang, Record, Role, UnitDecl};
+use crate::model::{Language, LeftOutReason, UnitKind};
+
+/// Rust: `.rs` files, parsed with [`RUST`].
+pub static RECORD: Record = Record {
+    name: "Rust",
+    key: "rust",
+    extensions: &["rs"],
+    grammar: Some(&RUST),
+    dialects: &[],
+    left_out,
+    project_files: &[ProjectFile {
+        name: "Cargo.toml",
+        code: Code::Read(cargo::code),
+    }],
+};
 
 /// Rust as data for the generic walk.
 pub static RUST: Lang = Lang {
@@ -268,6 +285,32 @@ fn arguments(tree: Node) -> Vec<Vec<Node>> {
 /// Whether an argument is the one identifier `word`.
 fn is_word(arg: &[Node], word: &str, src: &[u8]) -> bool {
     matches!(arg, [token] if token.kind() == "identifier" && text(*token, src) == word)
+}
+
+/// The path rule that leaves a Rust file out (docs/src/reference/measurement.md): `tests`
+/// and `benches` directories, `tests.rs` files.
+fn left_out(dirs: &[&str], file: &str) -> Option<LeftOutReason> {
+    test_dir(dirs).or_else(|| test_file(file))
+}
+
+fn test_dir(dirs: &[&str]) -> Option<LeftOutReason> {
+    dirs.iter().find_map(|dir| match *dir {
+        "tests" => Some(LeftOutReason::TestPath(
+            "test directory \"tests\"".to_string(),
+        )),
+        "benches" => Some(LeftOutReason::TestPath(
+            "benchmark directory \"benches\"".to_string(),
+        )),
+        _ => None,
+    })
+}
+
+/// `tests.rs`, its extension in any case as every extension is (docs/src/reference/measurement.md).
+fn test_file(file: &str) -> Option<LeftOutReason> {
+    let tests = file
+        .split_once('.')
+        .is_some_and(|(stem, ext)| stem == "tests" && ext.eq_ignore_ascii_case("rs"));
+    tests.then(|| LeftOutReason::TestPath("test file name (tests.rs)".to_string()))
 }
 
 #[cfg(test)]

@@ -6,8 +6,20 @@
 use tree_sitter::Node;
 
 use super::ecmascript::{self, binder, FUNCTION_VALUES};
-use super::{Binder, Bindings, Decl, Lang, Role};
+use super::{Binder, Bindings, Decl, Lang, Record, Role};
 use crate::model::Language;
+
+/// TypeScript: `.ts`, `.mts`, `.cts` and `.tsx` files, parsed with [`TYPESCRIPT`] and
+/// `.tsx` with [`TSX`].
+pub static RECORD: Record = Record {
+    name: "TypeScript",
+    key: "typescript",
+    extensions: &["ts", "mts", "cts", "tsx"],
+    grammar: Some(&TYPESCRIPT),
+    dialects: &[("tsx", &TSX)],
+    left_out: ecmascript::left_out,
+    project_files: &ecmascript::PROJECT_FILES,
+};
 
 /// TypeScript as data for the generic walk.
 pub static TYPESCRIPT: Lang = ecmascript::lang(

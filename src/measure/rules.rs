@@ -1,80 +1,19 @@
 //! The measurer's leave-out rules (stage 2, before parsing): test and generated paths by
-//! language, generated-code headers in a file's first 10 lines (docs/src/reference/measurement.md), and a
-//! language's own generated-file marker (Go's, docs/src/reference/languages.md).
+//! language (each language's record holds its own, src/lang), generated-code headers in a
+//! file's first 10 lines (docs/src/reference/measurement.md), and a language's own
+//! generated-file marker (Go's, docs/src/reference/languages.md).
 
 use crate::lang::Lang;
 use crate::model::{Language, LeftOutReason};
 
-/// The path rule that leaves `path` (repository-relative, `/`) out, if any. Markdown has
-/// none (docs/src/reference/documents.md).
+/// The path rule that leaves `path` (repository-relative, `/`) out, if any: its
+/// language's (`Record::left_out`); Markdown has none (docs/src/reference/documents.md).
 pub fn left_out_by_path(path: &str) -> Option<LeftOutReason> {
     // Sized once: the walk asks this of every file, twice on a cache hit.
     let mut parts: Vec<&str> = Vec::with_capacity(path.bytes().filter(|&b| b == b'/').count() + 1);
     parts.extend(path.split('/').filter(|p| !p.is_empty()));
     let file = parts.pop()?;
-    match Language::of_path(file)? {
-        Language::CSharp => csharp_dir(&parts).or_else(|| csharp_file(file)),
-        Language::Rust => rust_dir(&parts).or_else(|| rust_file(file)),
-        Language::TypeScript | Language::JavaScript => {
-            crate::lang::ecmascript_left_out(&parts, file)
-        }
-        Language::Python => crate::lang::python::left_out(&parts, file),
-        Language::Go => crate::lang::go::left_out(&parts, file),
-        Language::Java => crate::lang::java::left_out(&parts, file),
-        Language::Markdown => None,
-    }
-}
-
-fn csharp_dir(dirs: &[&str]) -> Option<LeftOutReason> {
-    dirs.iter().find_map(|dir| {
-        if is_csharp_test_dir(dir) {
-            Some(LeftOutReason::TestPath(format!("test directory \"{dir}\"")))
-        } else if dir.eq_ignore_ascii_case("migrations") {
-            Some(LeftOutReason::TestPath(format!(
-                "migrations directory \"{dir}\""
-            )))
-        } else {
-            None
-        }
-    })
-}
-
-/// `test`/`tests` in any case, a name ending in `Test`/`Tests`, or a dot-separated part
-/// `Test`/`Tests` in any case (`Dapper.Tests.Performance`).
-fn is_csharp_test_dir(dir: &str) -> bool {
-    let is_test_word = |s: &str| s.eq_ignore_ascii_case("test") || s.eq_ignore_ascii_case("tests");
-    is_test_word(dir)
-        || dir.ends_with("Test")
-        || dir.ends_with("Tests")
-        || dir.split('.').any(is_test_word)
-}
-
-fn csharp_file(file: &str) -> Option<LeftOutReason> {
-    let lower = file.to_ascii_lowercase();
-    [".g.cs", ".g.i.cs", ".Designer.cs"]
-        .into_iter()
-        .find(|suffix| lower.ends_with(&suffix.to_ascii_lowercase()))
-        .map(|suffix| LeftOutReason::GeneratedName(format!("generated file name ({suffix})")))
-}
-
-fn rust_dir(dirs: &[&str]) -> Option<LeftOutReason> {
-    dirs.iter().find_map(|dir| match *dir {
-        "tests" => Some(LeftOutReason::TestPath(
-            "test directory \"tests\"".to_string(),
-        )),
-        "benches" => Some(LeftOutReason::TestPath(
-            "benchmark directory \"benches\"".to_string(),
-        )),
-        _ => None,
-    })
-}
-
-/// `tests.rs`, its extension in any case as every extension is (docs/src/reference/measurement.md).
-fn rust_file(file: &str) -> Option<LeftOutReason> {
-    let tests = file
-        .split_once('.')
-        .is_some_and(|(stem, ext)| stem == "tests" && ext.eq_ignore_ascii_case("rs"));
-    tests.then(|| LeftOutReason::TestPath("test file name (tests.rs)".to_string()))
+    (Language::of_path(file)?.record().left_out)(&parts, file)
 }
 
 /// Whether the file at `path` with this text carries a generated-code marker: docs/src/reference/measurement.md's header

@@ -1,31 +1,13 @@
-//! Where the code of a project lives, read from the project files `init` finds: `.csproj`,
-//! `Cargo.toml` (workspace members or a package), `package.json`, `pyproject.toml`,
-//! `go.mod`, `pom.xml` and `build.gradle`.
+//! Where the code of a project lives, read from the project files `init` finds: each
+//! language's record names its own (`.csproj`, `Cargo.toml`, `package.json`,
+//! `pyproject.toml`, `go.mod`, `pom.xml`, ...; src/lang).
 
 use std::path::Path;
 
+use crate::model::Language;
 use crate::relpath;
 
-/// A kind of project file, by the language it builds (`--lang`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Project {
-    Csharp,
-    Rust,
-    Typescript,
-    Javascript,
-    Python,
-    Go,
-    Java,
-}
-
-/// One source directory and the project file that named it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Found {
-    /// Relative to the context directory, with `/`.
-    pub dir: String,
-    /// `from src/Api/Api.csproj`, `Cargo.toml workspace member`.
-    pub why: String,
-}
+pub use crate::lang::project::Found;
 
 /// Directories never searched: build output, dependencies, hidden ones.
 const SKIPPED: [&str; 8] = [
@@ -44,7 +26,7 @@ const DEPTH: usize = 4;
 
 /// The source directories the project files under `root` name, outermost only, sorted;
 /// empty when none names anything but `root` itself.
-pub fn find(root: &Path, langs: &[Project]) -> Vec<Found> {
+pub fn find(root: &Path, langs: &[Language]) -> Vec<Found> {
     let mut found = Vec::new();
     walk(root, "", 0, langs, &mut found);
     found.sort_by(|a, b| a.dir.cmp(&b.dir));
@@ -62,7 +44,7 @@ pub fn find(root: &Path, langs: &[Project]) -> Vec<Found> {
     found
 }
 
-fn walk(root: &Path, rel: &str, depth: usize, langs: &[Project], found: &mut Vec<Found>) {
+fn walk(root: &Path, rel: &str, depth: usize, langs: &[Language], found: &mut Vec<Found>) {
     let Ok(entries) = std::fs::read_dir(root.join(rel)) else {
         return;
     };
@@ -76,7 +58,7 @@ fn walk(root: &Path, rel: &str, depth: usize, langs: &[Project], found: &mut Vec
         .collect();
     names.sort();
     for (name, is_dir) in names {
-        let path = join(rel, &name);
+        let path = crate::lang::project::join(rel, &name);
         if is_dir {
             if depth < DEPTH && !name.starts_with('.') && !SKIPPED.contains(&name.as_str()) {
                 walk(root, &path, depth + 1, langs, found);
@@ -87,100 +69,37 @@ fn walk(root: &Path, rel: &str, depth: usize, langs: &[Project], found: &mut Vec
     }
 }
 
-/// What the project file `name` in `dir` says about where its code is.
-fn project_file(root: &Path, dir: &str, name: &str, langs: &[Project], found: &mut Vec<Found>) {
-    let wanted = |p: Project| langs.is_empty() || langs.contains(&p);
-    let file = join(dir, name);
-    let lower = name.to_ascii_lowercase();
-    let mut add = |dir: String, why: String| found.push(Found { dir, why });
-    if lower.ends_with(".csproj") && wanted(Project::Csharp) {
-        add(dir.to_string(), format!("from {file}"));
-    } else if name == "Cargo.toml" && wanted(Project::Rust) {
-        let text = std::fs::read_to_string(root.join(&file)).unwrap_or_default();
-        let members = workspace_members(root, dir, &text);
-        if members.is_empty() && text.contains("[package]") {
-            add(code_dir(root, dir, "src"), format!("from {file}"));
-        }
-        for member in members {
-            add(member, format!("a workspace member in {file}"));
-        }
-    } else if name == "package.json" && (wanted(Project::Typescript) || wanted(Project::Javascript))
-        || (name == "pyproject.toml" || name == "setup.py") && wanted(Project::Python)
-    {
-        add(code_dir(root, dir, "src"), format!("from {file}"));
-    } else if name == "go.mod" && wanted(Project::Go) {
-        add(dir.to_string(), format!("from {file}"));
-    } else if matches!(name, "pom.xml" | "build.gradle" | "build.gradle.kts")
-        && wanted(Project::Java)
-    {
-        add(code_dir(root, dir, "src/main"), format!("from {file}"));
+/// What the project file `name` in `dir` says about where its code is: the first
+/// language, in [`Language::ALL`]'s order, among those asked for (all without one) whose
+/// record lists a project file of that name.
+fn project_file(root: &Path, dir: &str, name: &str, langs: &[Language], found: &mut Vec<Found>) {
+    let wanted = |l: &Language| langs.is_empty() || langs.contains(l);
+    let kind = Language::ALL
+        .iter()
+        .filter(|l| wanted(l))
+        .flat_map(|l| l.record().project_files)
+        .find(|p| p.matches(name));
+    if let Some(kind) = kind {
+        found.extend(kind.code(root, dir, &crate::lang::project::join(dir, name)));
     }
 }
 
-/// `dir/sub` when that directory exists, else `dir`.
-fn code_dir(root: &Path, dir: &str, sub: &str) -> String {
-    let inner = join(dir, sub);
-    if root.join(&inner).is_dir() {
-        inner
-    } else {
-        dir.to_string()
+/// The languages `init --lang` takes: those whose record lists project files, by key.
+impl clap::ValueEnum for Language {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Language::ALL
     }
-}
 
-/// The member directories of a `[workspace]` table's `members = [...]`, `dir/*` globs
-/// expanded to the directories holding a `Cargo.toml`.
-fn workspace_members(root: &Path, dir: &str, text: &str) -> Vec<String> {
-    let Some(at) = text.find("[workspace]") else {
-        return Vec::new();
-    };
-    let table = &text[at..];
-    let Some(start) = table.find("members") else {
-        return Vec::new();
-    };
-    let list = &table[start..];
-    let (Some(open), Some(close)) = (list.find('['), list.find(']')) else {
-        return Vec::new();
-    };
-    let mut members = Vec::new();
-    for item in list[open + 1..close].split(',') {
-        let item = item.trim().trim_matches(|c| c == '"' || c == '\'');
-        if item.is_empty() || item.starts_with('#') {
-            continue;
-        }
-        match item.strip_suffix("/*") {
-            Some(parent) => members.extend(globbed(root, &join(dir, parent))),
-            None => members.push(join(dir, item)),
-        }
-    }
-    members
-}
-
-/// The directories in `parent` that hold a `Cargo.toml`, sorted.
-fn globbed(root: &Path, parent: &str) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(root.join(parent)) else {
-        return Vec::new();
-    };
-    let mut out: Vec<String> = entries
-        .flatten()
-        .filter_map(|e| e.file_name().into_string().ok())
-        .map(|name| join(parent, &name))
-        .filter(|d| root.join(d).join("Cargo.toml").is_file())
-        .collect();
-    out.sort();
-    out
-}
-
-fn join(dir: &str, name: &str) -> String {
-    if dir.is_empty() {
-        name.to_string()
-    } else {
-        format!("{dir}/{name}")
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let record = self.record();
+        (!record.project_files.is_empty()).then(|| clap::builder::PossibleValue::new(record.key))
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{find, Found, Project};
+    use super::{find, Found};
+    use crate::model::Language;
 
     fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
         let dir = tempfile::tempdir().expect("temp dir");
@@ -239,7 +158,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            dirs(&find(t.path(), &[Project::Go])),
+            dirs(&find(t.path(), &[Language::Go])),
             [("svc", "from svc/go.mod")]
         );
     }
