@@ -190,6 +190,54 @@ impl Scenario {
         (Run::of(out), used)
     }
 
+    /// `text` as a snapshot shows it (tests/snapshots/, insta): what differs from run to
+    /// run replaced by a stable name, here and nowhere else. The scenario's directory is
+    /// `[root]`; a commit at a branch's tip is `[BRANCH]` (`[main]` where several point
+    /// at it), any other commit of the repository `[commit SUBJECT]`, in full (40 hex
+    /// digits) or as a short id (its first 7); a commit id of no commit here is `[commit]`.
+    /// No output carries a time.
+    pub fn redact(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        if let Ok(root) = self.path().canonicalize() {
+            out = out.replace(&root.display().to_string(), "[root]");
+        }
+        out = out.replace(&self.path().display().to_string(), "[root]");
+        for (id, label) in self.commit_labels() {
+            out = out.replace(&id, &label);
+            out = replace_hex_word(&out, &id[..7], &label);
+        }
+        redact_full_ids(&out)
+    }
+
+    /// Every commit of the scenario's repository with its [`Scenario::redact`] label.
+    fn commit_labels(&self) -> Vec<(String, String)> {
+        if !self.path().join(".git").exists() {
+            return Vec::new();
+        }
+        let mut labels: Vec<(String, String)> = Vec::new();
+        let heads = self.git_ok(&[
+            "for-each-ref",
+            "--format=%(objectname) %(refname:short)",
+            "refs/heads",
+        ]);
+        for line in heads.lines() {
+            let (id, branch) = line.split_once(' ').expect("id and branch");
+            match labels.iter_mut().find(|(known, _)| known == id) {
+                Some(known) if branch == "main" => known.1 = "[main]".to_string(),
+                Some(_) => {}
+                None => labels.push((id.to_string(), format!("[{branch}]"))),
+            }
+        }
+        let all = self.git_ok(&["log", "--all", "--format=%H %s"]);
+        for line in all.lines() {
+            let (id, subject) = line.split_once(' ').unwrap_or((line, ""));
+            if !labels.iter().any(|(known, _)| known == id) {
+                labels.push((id.to_string(), format!("[commit {subject}]")));
+            }
+        }
+        labels
+    }
+
     fn command(&self, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Command {
         let mut cmd = Command::cargo_bin("structgate").expect("binary");
         cmd.args(args)
@@ -265,4 +313,47 @@ pub fn rs_fn(name: &str, lines: usize) -> String {
 /// A principles.md with a `## Limits` fence holding `yaml`.
 pub fn principles(yaml: &str) -> String {
     format!("# Principles\n\n## Limits\n\n```yaml\n{yaml}```\n")
+}
+
+/// `text` with every whole word `hex` (not inside a longer run of letters or digits)
+/// replaced by `label`.
+fn replace_hex_word(text: &str, hex: &str, label: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(hex) {
+        let before = rest[..at].chars().last().or_else(|| out.chars().last());
+        let after = rest[at + hex.len()..].chars().next();
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+        out.push_str(&rest[..at]);
+        out.push_str(if word(before) || word(after) {
+            hex
+        } else {
+            label
+        });
+        rest = &rest[at + hex.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `text` with every run of exactly 40 hexadecimal digits (a full commit id) replaced
+/// by `[commit]`.
+fn redact_full_ids(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut run = String::new();
+    let flush = |run: &mut String, out: &mut String| {
+        let id = run.len() == 40 && run.chars().all(|c| c.is_ascii_hexdigit());
+        out.push_str(if id { "[commit]" } else { run });
+        run.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            run.push(c);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
 }

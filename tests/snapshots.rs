@@ -7,19 +7,11 @@ use crate::common;
 
 use common::{cs_class, principles, Scenario};
 
-/// The run's stdout, with what differs from run to run (the scenario's directory, the
-/// commit ids of a git scenario) replaced by `[root]` and `[commit]`.
+/// The run's stdout, with what differs from run to run redacted ([`Scenario::redact`]).
 fn stdout(s: &Scenario, args: &[&str], code: i32) -> String {
     let run = s.run(args);
     assert_eq!(run.code, code, "{args:?}: {run:?}");
-    let root = s.path().canonicalize().expect("root");
-    let mut out = run.stdout.replace(&root.display().to_string(), "[root]");
-    if s.path().join(".git").exists() {
-        for rev in ["main", "HEAD"] {
-            out = out.replace(&s.rev_parse(rev), "[commit]");
-        }
-    }
-    out
+    s.redact(&run.stdout)
 }
 
 #[test]
