@@ -341,12 +341,20 @@ impl PartialOrd for Metric {
 impl Ord for Metric {
     /// By key, as every list of metrics is sorted.
     fn cmp(&self, other: &Metric) -> Ordering {
-        if self == other {
-            return Ordering::Equal;
-        }
-        self.key().cmp(other.key())
+        RANK[*self as usize].cmp(&RANK[*other as usize])
     }
 }
+
+/// Each metric's place (by its place in the enum) in [`Metric::ALL`].
+const RANK: [usize; COUNT] = {
+    let mut out = [0; COUNT];
+    let mut i = 0;
+    while i < COUNT {
+        out[Metric::ALL[i] as usize] = i;
+        i += 1;
+    }
+    out
+};
 
 impl Serialize for Metric {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

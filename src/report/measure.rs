@@ -94,19 +94,29 @@ fn file_word(file: &MeasuredFile, verdicts: &[Verdict], paint: Paint) -> Option<
     if !file.limited {
         return None;
     }
+    Some(status_words(verdicts.iter(), true, paint))
+}
+
+/// `ok`, or each verdict past its limit, `; ` apart: an excess names its metric, and so
+/// does the rest where `several` metrics were judged (`type_lines divergence (...)`).
+fn status_words<'a>(
+    verdicts: impl Iterator<Item = &'a Verdict>,
+    several: bool,
+    paint: Paint,
+) -> Cow<'static, str> {
     let notes: Vec<String> = verdicts
-        .iter()
         .filter(|f| f.status != Status::Ok)
         .map(|f| match f.status {
             Status::Excess => painted_status(f, paint).into_owned(),
-            _ => format!("{} {}", f.metric, painted_status(f, paint)),
+            _ if several => format!("{} {}", f.metric, painted_status(f, paint)),
+            _ => painted_status(f, paint).into_owned(),
         })
         .collect();
-    Some(if notes.is_empty() {
+    if notes.is_empty() {
         Cow::Borrowed("ok")
     } else {
         Cow::Owned(notes.join("; "))
-    })
+    }
 }
 
 /// Calls `each` with the file's row, then one row per unit.
@@ -123,26 +133,19 @@ fn for_rows(report: &MeasureReport, file: &MeasuredFile, paint: Paint, each: &mu
         status: file_word(file, &verdicts, paint),
     });
     report.each_unit(file, &mut |unit, values| {
-        let mut judged = values.iter().filter_map(|v| v.verdict.as_ref()).peekable();
-        let limited = judged.peek().is_some();
-        let over: Vec<&Verdict> = judged.filter(|f| f.status != Status::Ok).collect();
-        let status = match &over[..] {
-            _ if !limited => None,
-            [] => Some(Cow::Borrowed("ok")),
-            [one] => Some(painted_status(one, paint)),
-            several => {
-                let words: Vec<Cow<'static, str>> =
-                    several.iter().map(|f| painted_status(f, paint)).collect();
-                Some(Cow::Owned(words.join("; ")))
-            }
+        let judged = || values.iter().filter_map(|v| v.verdict.as_ref());
+        let status = match judged().count() {
+            0 => None,
+            n => Some(status_words(judged(), n > 1, paint)),
         };
+        let over = judged().any(|f| f.status != Status::Ok);
         each(&Row {
             path: &m.path,
             line: unit.start_line,
             kind: unit.kind.key(),
             name: &unit.name,
             size: Size::Unit(unit),
-            over: !over.is_empty(),
+            over,
             status,
         });
     });
@@ -368,4 +371,35 @@ pub(crate) fn summary(report: &MeasureReport) -> String {
 pub fn verbose(report: &MeasureReport) -> Vec<String> {
     let line = |l: &FileReason<_>| format!("left out {}: {}", l.path, l.reason);
     report.left_out.iter().map(line).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Limits;
+    use crate::model::Metric;
+
+    /// A unit judged on one metric says its status as ever; one judged on several names
+    /// the metric of each status past its limit (an excess names it anyway).
+    #[test]
+    fn a_units_status_names_its_metric_where_several_were_judged() {
+        let mut limits = Limits {
+            tolerance_percent: 25,
+            ..Limits::default()
+        };
+        limits.values.insert(Metric::FunctionLines, 20);
+        limits.values.insert(Metric::TypeLines, 10);
+        let judged = |metric, value| crate::judge::verdict(&limits, metric, value, None);
+        let diverging = judged(Metric::FunctionLines, 22).expect("limited");
+        let ok = judged(Metric::FunctionLines, 20).expect("limited");
+        let excess = judged(Metric::TypeLines, 13).expect("limited");
+        let words = |v: &[Verdict], several| status_words(v.iter(), several, Paint::PLAIN);
+        assert_eq!(words(&[diverging], false), "divergence (limit 20, band 25)");
+        assert_eq!(words(&[ok], false), "ok");
+        assert_eq!(words(&[ok, ok], true), "ok");
+        assert_eq!(
+            words(&[diverging, excess], true),
+            "function_lines divergence (limit 20, band 25); excess: type_lines 13 > 10 (band 12)"
+        );
+    }
 }
