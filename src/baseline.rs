@@ -1,7 +1,7 @@
 //! Stage 3 of the pipeline: the ratchet (docs/src/reference/baseline.md). A [`Baseline`] and what its entries
 //! tolerate ([`Allowances`], a renamed file's old entries among them); `tsv` reads and
-//! writes `structure-baseline.tsv`; `rules` holds what `baseline init` and `baseline
-//! refresh` write, deciding through the judge.
+//! writes `structure-baseline.tsv`; what `baseline init` and `baseline refresh` write is
+//! the judge's to decide (`judge::ratchet`).
 
 use std::borrow::Borrow;
 use std::cmp::Ordering;
@@ -14,7 +14,6 @@ use crate::relpath;
 
 pub mod leftovers;
 pub mod merge;
-pub mod rules;
 pub mod tsv;
 
 /// The key of a baseline entry.

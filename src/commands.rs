@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, Context as _, Result};
 
 use crate::git::Repo;
-use crate::source::WorkTree;
 use crate::terms::{self, ContextTerms, Terms};
+use crate::work_tree::WorkTree;
 
 /// Where a command runs: the repository's working tree (or, outside git, the current
 /// directory), and the git repository when there is one.
@@ -88,7 +88,7 @@ impl Workspace {
         if dirs.is_empty() {
             return Ok(Vec::new());
         }
-        crate::measure::list_measured(&self.root, &dirs, crate::dir_walk::Ignores::Local)
+        crate::measure::list_measured(&self.root, &dirs, crate::work_tree::Ignores::Local)
     }
 
     /// The files renamed or moved since the commit that last changed `ctx`'s baseline

@@ -86,15 +86,6 @@ impl Outcome {
     pub fn contracts(&self) -> usize {
         self.trees.iter().map(|t| t.contracts).sum()
     }
-
-    /// `1` with any finding, else `0` (docs/src/reference/contracts.md).
-    pub fn exit(&self) -> crate::Exit {
-        if self.findings.is_empty() {
-            crate::Exit::Pass
-        } else {
-            crate::Exit::Findings
-        }
-    }
 }
 
 /// What a README's bytes declare: `None` when they make no contract, else the contract's

@@ -8,9 +8,12 @@
 //! branch's changes to its own terms do (`review`). Pure: values in, values out.
 
 mod carry;
+pub mod exit;
 mod gate;
 mod groups;
 pub mod hook;
+mod outcome;
+pub mod ratchet;
 mod review;
 
 use serde::Serialize;
@@ -20,11 +23,13 @@ use crate::limits::Limits;
 use crate::model::{Language, Metric, UnitValue, ValueRef};
 
 pub use carry::{carried, moved_in, units_moved, Moved};
+pub use exit::{Exit, Failure};
 pub use gate::{
-    base_has_no_terms, base_is_head, gate_status, terms_from, terms_warnings, unjudged, worst,
-    GateStatus, SinceHead, TermsFrom, TermsWarning,
+    base_has_no_terms, base_is_head, judges_any, terms_from, terms_warnings, unjudged, worst,
+    SinceHead, TermsFrom, TermsWarning,
 };
 pub use groups::{grouped, needs_base_counts, BaseCounts, SameName};
+pub use outcome::{gate_outcome, Cause, GateFacts, GateOutcome, GateStatus};
 pub use review::{loosens, tightenable};
 
 /// How one value stands against its context's limits and baseline (docs/src/reference/limits.md, docs/src/reference/baseline.md).

@@ -10,7 +10,6 @@ pub mod cli;
 pub mod commands;
 pub mod context;
 pub mod contracts;
-pub mod dir_walk;
 pub mod git;
 pub mod judge;
 pub mod lang;
@@ -26,60 +25,18 @@ pub mod source;
 pub mod terms;
 #[cfg(test)]
 mod test_clock;
+pub mod work_tree;
 pub mod yaml;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use anyhow::{Context as _, Result};
-use clap::ColorChoice;
 
 use crate::cli::{BaselineCommand, Command, Format, GateFormat, MeasureFormat};
 use crate::report::console::Console;
 
-/// The three exit codes of every command (docs/src/reference/exit-codes.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Exit {
-    /// Passed, or not judged.
-    Pass = 0,
-    /// Findings: an excess, a failed `--check`.
-    Findings = 1,
-    /// Bad usage, configuration or input; a git failure.
-    Error = 2,
-}
-
-impl Exit {
-    /// Every exit code, in order.
-    pub const ALL: [Exit; 3] = [Exit::Pass, Exit::Findings, Exit::Error];
-
-    /// The process's exit code.
-    pub fn code(self) -> ExitCode {
-        ExitCode::from(self as u8)
-    }
-}
-
-/// A run that ended without a report: on the command line, or in an error.
-#[derive(Debug)]
-pub enum Failure {
-    /// clap's own: a usage error, or `--help` and `--version` (which clap prints, exit 0).
-    Usage(clap::Error),
-    /// Bad configuration or input, a git failure (exit 2), printed in the colour `--color`
-    /// asked for.
-    Error {
-        error: anyhow::Error,
-        color: ColorChoice,
-    },
-}
-
-impl Failure {
-    pub fn exit(&self) -> Exit {
-        match self {
-            Failure::Usage(e) if !e.use_stderr() => Exit::Pass,
-            _ => Exit::Error,
-        }
-    }
-}
+pub use judge::exit::{Exit, Failure};
 
 /// Parses a command line (the program's name first) and runs it: what `main` does, in
 /// process, so tests can call it.
@@ -333,11 +290,7 @@ fn run_hook(cwd: PathBuf, args: cli::HookArgs, console: &Console) -> Exit {
     } else {
         console.note(&report::hook::message(&rep));
     }
-    // Exit 2 is what the hosts feed back to the model; a JSON answer goes with exit 0.
-    match (blocks, json) {
-        (true, false) => Exit::Error,
-        _ => Exit::Pass,
-    }
+    Exit::of_hook(blocks, json)
 }
 
 fn read_stdin() -> Result<Vec<u8>> {
@@ -380,7 +333,7 @@ fn run_contracts(cwd: PathBuf, args: cli::ContractsArgs, console: &Console) -> R
         Format::Text => report::contracts::text(&outcome),
         Format::Json => report::contracts::json(&outcome),
     })?;
-    Ok(outcome.exit())
+    Ok(Exit::of_contracts(outcome.findings.len()))
 }
 
 fn run_merge(request: &commands::merge_driver::Request, console: &Console) -> Result<Exit> {

@@ -19,7 +19,7 @@ pub mod style;
 
 use std::io::Write;
 
-use crate::judge::{Status, Verdict};
+use crate::judge::{Finding, Status, Verdict};
 
 /// Writes `text` to stdout. A closed pipe (`structgate measure | head`) is not an error.
 pub fn print(text: &str) -> std::io::Result<()> {
@@ -36,6 +36,11 @@ pub fn warn(warnings: &[String]) {
     for w in warnings {
         let _ = writeln!(err, "warning: {w}");
     }
+}
+
+/// `path:line`, where a terminal or an editor jumps to the unit.
+pub(crate) fn located(f: &Finding) -> String {
+    format!("{}:{}", f.path, f.lines.start)
 }
 
 /// `function_lines 92 > 55 (band 68, baseline 91)`: what a finding breaks, in words.

@@ -1,14 +1,13 @@
 //! "A source of file contents": the readers of contexts, limits and baselines work over
 //! this trait, so the same code reads the working tree (`measure`, `limits`, `baseline`)
 //! and a commit's tree (`gate`, docs/src/reference/gate.md "terms read at the base").
+//! The working tree's own source, which walks it as git sees it, is
+//! `crate::work_tree::WorkTree`; this module holds the trait, how a directory reads
+//! ([`read_in`], [`entry_in`]) and an in-memory source for tests.
 
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::path::Path;
 
-use anyhow::{anyhow, bail, Context as _, Result};
-
-use crate::dir_walk::Ignores;
-use crate::relpath::Name;
+use anyhow::{Context as _, Result};
 
 /// Files addressed by repository-relative paths with `/` (the root is `""`).
 pub trait FileSource: Sync {
@@ -100,232 +99,55 @@ pub struct Listed {
     pub link: bool,
 }
 
-/// The working tree of a repository (or a plain directory outside git).
-#[derive(Debug, Clone)]
-pub struct WorkTree {
-    root: PathBuf,
-    /// The ignore rules that hide an untracked file from the listing.
-    ignores: Ignores,
-    /// Every file and link git doesn't ignore, listed once on first use and shared by
-    /// clones: finding the contexts and listing the files to measure walk the tree once.
-    listing: Arc<OnceLock<Result<Vec<TreeFile>, String>>>,
+/// The bytes of the regular file at `path` under the directory `root`, or `None` when
+/// there is none (a directory or a symbolic link is not a file here, and is never
+/// followed): how a working tree reads.
+pub fn read_in(root: &Path, path: &str) -> Result<Option<Vec<u8>>> {
+    let abs = if path.is_empty() {
+        root.to_path_buf()
+    } else {
+        root.join(path)
+    };
+    match std::fs::symlink_metadata(&abs) {
+        Ok(meta) if meta.is_file() => std::fs::read(&abs)
+            .map(Some)
+            .with_context(|| format!("reading {path}")),
+        Ok(_) => Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("reading {path}")),
+    }
 }
 
-/// One entry of the working tree's listing that is not a directory.
-#[derive(Debug, Clone)]
-pub struct TreeFile {
-    /// Repository-relative, with `/`.
-    pub name: Name,
-    /// A symbolic link (never followed) rather than a regular file.
-    pub link: bool,
-}
-
-impl WorkTree {
-    /// The working tree at `root`, listed as `git status` lists it: an untracked file
-    /// that a `.gitignore` file, `.git/info/exclude` or the global excludes file ignores
-    /// is left out, a tracked one never.
-    pub fn new(root: impl Into<PathBuf>) -> Self {
-        WorkTree {
-            root: root.into(),
-            ignores: Ignores::Local,
-            listing: Arc::default(),
+/// What `path` names under the directory `root`, never through a symbolic link: how a
+/// working tree answers [`FileSource::entry`].
+pub fn entry_in(root: &Path, path: &str) -> Result<Entry> {
+    let mut at = root.to_path_buf();
+    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    for (i, part) in parts.iter().enumerate() {
+        at.push(part);
+        let meta = match std::fs::symlink_metadata(&at) {
+            Ok(meta) => meta,
+            Err(e) if is_absent(&e) => return Ok(Entry::Missing),
+            Err(e) => return Err(e).with_context(|| format!("reading {path}")),
+        };
+        let last = i + 1 == parts.len();
+        if meta.file_type().is_symlink() {
+            return Ok(Entry::Link);
         }
-    }
-
-    /// The same tree listed as the gate lists it: only the `.gitignore` files hide an
-    /// untracked file (docs/src/reference/gate.md#integrity).
-    pub fn for_gate(self) -> Self {
-        WorkTree {
-            ignores: Ignores::Committed,
-            ..self
+        if !last && meta.is_dir() {
+            continue;
         }
-    }
-
-    /// The ignore rules of its listing.
-    pub fn ignores(&self) -> Ignores {
-        self.ignores
-    }
-
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-
-    /// Every regular file and symbolic link under the root that git doesn't ignore
-    /// ([`crate::dir_walk::builder`]; tracked ones are never ignored), in walk order, then
-    /// the tracked ones ignore rules hid; walked once per tree value.
-    pub fn files(&self) -> Result<&[TreeFile]> {
-        let listed = self
-            .listing
-            .get_or_init(|| self.walk().map_err(|e| format!("{e:#}")));
-        listed.as_deref().map_err(|e| anyhow!("{e}"))
-    }
-
-    fn walk(&self) -> Result<Vec<TreeFile>> {
-        let mut found = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        for entry in crate::dir_walk::builder(&self.root, self.ignores).build() {
-            let entry = entry.with_context(|| format!("listing {}", self.root.display()))?;
-            let Some(kind) = entry.file_type() else {
-                continue;
-            };
-            if kind.is_file() || kind.is_symlink() {
-                let name = crate::relpath::rel_name(&self.root, entry.path())?;
-                seen.insert(name.shown().to_string());
-                let link = kind.is_symlink();
-                found.push(TreeFile { name, link });
-            }
-        }
-        let listed = |name: &Name| seen.contains(name.shown());
-        for hidden in crate::dir_walk::hidden_tracked(&self.root, listed, |_| true)? {
-            found.push(TreeFile {
-                name: hidden.name,
-                link: hidden.link,
-            });
-        }
-        Ok(found)
-    }
-
-    /// The file-system path of a repository-relative path.
-    pub fn abs(&self, rel: &str) -> PathBuf {
-        if rel.is_empty() {
-            self.root.clone()
+        return Ok(if !last {
+            Entry::Missing
+        } else if meta.is_file() {
+            Entry::File { len: meta.len() }
+        } else if meta.is_dir() {
+            Entry::Dir
         } else {
-            self.root.join(rel)
-        }
+            Entry::Other
+        });
     }
-
-    /// True when the owned entry `rel` is a directory or a regular file here (not a
-    /// symbolic link, which is never followed): something a walk for owned files enters.
-    pub fn holds_entry(&self, rel: &str) -> bool {
-        std::fs::symlink_metadata(self.abs(rel)).is_ok_and(|m| m.is_dir() || m.is_file())
-    }
-}
-
-impl FileSource for WorkTree {
-    fn read(&self, path: &str) -> Result<Option<Vec<u8>>> {
-        let abs = self.abs(path);
-        match std::fs::symlink_metadata(&abs) {
-            Ok(meta) if meta.is_file() => std::fs::read(&abs)
-                .map(Some)
-                .with_context(|| format!("reading {path}")),
-            Ok(_) => Ok(None),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(e).with_context(|| format!("reading {path}")),
-        }
-    }
-
-    fn find_named(&self, file_name: &str) -> Result<Vec<Listed>> {
-        let mut found = Vec::new();
-        for file in self.files()? {
-            if crate::relpath::file_name(file.name.shown()) != file_name {
-                continue;
-            }
-            let path = match &file.name {
-                Name::Utf8(path) => path.clone(),
-                Name::NotUtf8(shown) => bail!("path {shown} is not valid UTF-8"),
-            };
-            found.push(Listed {
-                path,
-                link: file.link,
-            });
-        }
-        found.sort();
-        Ok(found)
-    }
-
-    fn names_in(&self, dir: &str) -> Result<Vec<Listed>> {
-        if self.entry(dir)? != Entry::Dir {
-            return Ok(Vec::new());
-        }
-        let abs = self.abs(dir);
-        let listing = || format!("listing {}", crate::relpath::shown(dir));
-        let mut found = Vec::new();
-        for entry in std::fs::read_dir(&abs).with_context(listing)? {
-            let entry = entry.with_context(listing)?;
-            let kind = entry.file_type().with_context(listing)?;
-            let Some(name) = entry.file_name().to_str().map(str::to_string) else {
-                continue;
-            };
-            if kind.is_file() || kind.is_symlink() {
-                let path = if dir.is_empty() {
-                    name
-                } else {
-                    format!("{dir}/{name}")
-                };
-                found.push(Listed {
-                    path,
-                    link: kind.is_symlink(),
-                });
-            }
-        }
-        found.sort();
-        Ok(found)
-    }
-
-    fn describe(&self) -> String {
-        "working tree".to_string()
-    }
-
-    fn link_target(&self, path: &str) -> Result<Option<LinkTarget>> {
-        let abs = self.abs(path);
-        let is_link = std::fs::symlink_metadata(&abs).is_ok_and(|m| m.file_type().is_symlink());
-        if !is_link {
-            return Ok(None);
-        }
-        let target =
-            std::fs::read_link(&abs).with_context(|| format!("reading the link {path}"))?;
-        if target.is_relative() {
-            return Ok(Some(match target.to_str() {
-                Some(text) => LinkTarget::Relative(text.replace(std::path::MAIN_SEPARATOR, "/")),
-                None => LinkTarget::Outside,
-            }));
-        }
-        let root = self
-            .root
-            .canonicalize()
-            .unwrap_or_else(|_| self.root.clone());
-        let inside = target
-            .strip_prefix(&root)
-            .or_else(|_| target.strip_prefix(&self.root))
-            .ok()
-            .and_then(|rest| {
-                rest.to_str()
-                    .map(|t| t.replace(std::path::MAIN_SEPARATOR, "/"))
-            });
-        Ok(Some(
-            inside.map_or(LinkTarget::Outside, LinkTarget::FromRoot),
-        ))
-    }
-
-    fn entry(&self, path: &str) -> Result<Entry> {
-        let mut at = self.root.clone();
-        let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
-        for (i, part) in parts.iter().enumerate() {
-            at.push(part);
-            let meta = match std::fs::symlink_metadata(&at) {
-                Ok(meta) => meta,
-                Err(e) if is_absent(&e) => return Ok(Entry::Missing),
-                Err(e) => return Err(e).with_context(|| format!("reading {path}")),
-            };
-            let last = i + 1 == parts.len();
-            if meta.file_type().is_symlink() {
-                return Ok(Entry::Link);
-            }
-            if !last && meta.is_dir() {
-                continue;
-            }
-            return Ok(if !last {
-                Entry::Missing
-            } else if meta.is_file() {
-                Entry::File { len: meta.len() }
-            } else if meta.is_dir() {
-                Entry::Dir
-            } else {
-                Entry::Other
-            });
-        }
-        Ok(Entry::Dir)
-    }
+    Ok(Entry::Dir)
 }
 
 /// Not found, or a path through something that is no directory.

@@ -10,7 +10,7 @@ use structgate::measure::{
     measure_file, measure_tree, measure_tree_each, NoMemo, NoProgress, Options,
 };
 use structgate::model::FileOutcome;
-use structgate::source::WorkTree;
+use structgate::work_tree::WorkTree;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/measure")

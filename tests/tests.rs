@@ -43,6 +43,7 @@ mod measure_languages;
 mod measure_python_go_java;
 mod measure_renames;
 mod merge_driver;
+mod module_graph;
 mod run_in_process;
 mod snapshots;
 mod terminal;

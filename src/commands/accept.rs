@@ -7,16 +7,16 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context as _, Result};
 
-use crate::baseline::rules::{self, Accepted};
 use crate::baseline::{tsv, Baseline};
 use crate::cache::{self, Cache};
 use crate::commands::Workspace;
 use crate::context;
+use crate::judge::ratchet::{self, Accepted};
+use crate::judge::Exit;
 use crate::measure::{self, Options};
 use crate::model::UnitValue;
 use crate::relpath;
 use crate::terms::Terms;
-use crate::Exit;
 
 pub struct Request {
     pub cwd: PathBuf,
@@ -56,11 +56,7 @@ impl AcceptReport {
 
     /// `1` when a value is refused, or with `--check` when anything would be raised.
     pub fn exit(&self) -> Exit {
-        if self.refused() > 0 || (self.check && self.raised() > 0) {
-            Exit::Findings
-        } else {
-            Exit::Pass
-        }
+        Exit::of_accept(self.check, self.refused(), self.raised())
     }
 }
 
@@ -96,7 +92,7 @@ pub fn run(request: &Request) -> Result<AcceptReport> {
             }
             continue;
         };
-        let (baseline, accepted) = rules::accept(existing, limits, &values);
+        let (baseline, accepted) = ratchet::accept(existing, limits, &values);
         next.push((ctx.context.baseline_path(), baseline));
         contexts.push(ContextAccepted {
             name: ctx.context.name.clone(),

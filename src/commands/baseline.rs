@@ -6,15 +6,15 @@ use std::path::PathBuf;
 
 use anyhow::{Context as _, Result};
 
-use crate::baseline::rules::{self, Changes};
 use crate::baseline::{tsv, Baseline};
 use crate::cache::{self, Cache};
 use crate::commands::Workspace;
+use crate::judge::ratchet::{self, Changes};
+use crate::judge::Exit;
 use crate::measure::{self, Options};
 use crate::model::{FileOutcome, UnitValue};
 use crate::source::FileSource;
 use crate::terms::{ContextTerms, Terms};
-use crate::Exit;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -79,11 +79,7 @@ impl BaselineReport {
 
     /// `1` when `--check` finds a baseline that would change, else `0`.
     pub fn exit(&self) -> Exit {
-        if self.check && self.would_change() {
-            Exit::Findings
-        } else {
-            Exit::Pass
-        }
+        Exit::of_baseline(self.check, self.would_change())
     }
 }
 
@@ -234,10 +230,10 @@ fn decide(
     };
     let owned = &ctx.context.owned;
     let (next, changes) = match (mode, &ctx.baseline) {
-        (Mode::Init, existing) => rules::init(existing.as_ref(), limits, owned, values),
+        (Mode::Init, existing) => ratchet::init(existing.as_ref(), limits, owned, values),
         (Mode::Refresh, Some(existing)) => {
             let renames = ws.baseline_renames(ctx)?;
-            rules::refresh(existing, limits, owned, values, &renames)
+            ratchet::refresh(existing, limits, owned, values, &renames)
         }
         (Mode::Refresh, None) => {
             result.action = Action::NoBaseline;

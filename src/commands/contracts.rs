@@ -29,7 +29,7 @@ pub fn run(request: &Request) -> Result<Outcome> {
     }
     let listing = Listing::new(contracts::work_entries(
         &ws.root,
-        crate::dir_walk::Ignores::Local,
+        crate::work_tree::Ignores::Local,
     )?);
     let dirs: Vec<String> = listing
         .dirs()

@@ -20,12 +20,12 @@ use serde::Serialize;
 
 use crate::cache;
 use crate::git::{BaseOutcome, BaseTrial, ChangeKind};
-use crate::judge::{Finding, GateStatus, Moved, TermsFrom, TermsWarning};
+use crate::judge::Exit;
+use crate::judge::{Finding, GateOutcome, Moved, TermsFrom, TermsWarning};
 use crate::measure::Options;
 use crate::model::{LeftOutReason, SkipReason};
 use crate::reason::{FileReason, NotJudgedReason, Unmeasurable};
 use crate::terms::diff::TermChange;
-use crate::Exit;
 
 pub struct Request {
     pub cwd: PathBuf,
@@ -143,7 +143,8 @@ pub enum Fate {
 
 #[derive(Debug, Clone, Default)]
 pub struct GateReport {
-    pub status: GateStatus,
+    /// What the run came to, and why: decided by the judge ([`crate::judge::gate_outcome`]).
+    pub outcome: GateOutcome,
     pub base: Option<String>,
     /// How the base was found, e.g. `merge-base of HEAD and main`.
     pub base_via: Option<String>,
@@ -170,8 +171,6 @@ pub struct GateReport {
     /// Markdown documents judged while files of their chain changed (a namesake above
     /// them, or a file the chain imports), each with those files, sorted (docs/src/reference/documents.md#chains).
     pub chain_changed: Vec<(String, Vec<String>)>,
-    /// True when the changed files were judged by some context's Limits.
-    pub structure_judged: bool,
     /// Directory contract findings in the directories the change touches (docs/src/reference/contracts.md).
     pub contract_findings: Vec<crate::contracts::Finding>,
     /// How many touched directories lie in managed trees (summed over sandboxes).
@@ -198,11 +197,9 @@ pub struct GateReport {
 }
 
 impl GateReport {
-    /// `1` when failed, or not judged under `--require-judged`; else `0`.
+    /// `1` when failed, or not judged (or only in part) under `--require-judged`; else `0`.
     pub fn exit(&self, require_judged: bool) -> Exit {
-        let mut entries = self.not_judged.iter();
-        let partly = entries.any(|n| n.reason.told_as_terms_warning());
-        self.status.exit(require_judged, partly)
+        Exit::of_gate(&self.outcome, require_judged)
     }
 }
 

@@ -84,7 +84,7 @@ pub fn run(request: &Request) -> Result<HookReport> {
         only,
     })?;
     let found = Found {
-        status: report.status,
+        status: report.outcome.status,
         judged_files: report.judged_files,
         divergences: report.divergences.len(),
     };

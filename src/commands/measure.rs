@@ -8,13 +8,13 @@ use anyhow::{anyhow, Result};
 use crate::baseline::Allowances;
 use crate::cache::{self, Cache};
 use crate::commands::Workspace;
-use crate::judge::{self, Finding, Status, Verdict};
+use crate::judge::Exit;
+use crate::judge::{self, Finding, Verdict};
 use crate::limits::Limits;
 use crate::measure::{self, Options};
 use crate::model::{FileMeasure, FileOutcome, LeftOutReason, Metric, SkipReason, Unit, UnitKind};
 use crate::reason::FileReason;
 use crate::terms::{ContextTerms, Terms};
-use crate::Exit;
 
 /// What `measure` was asked.
 pub struct Request {
@@ -119,20 +119,9 @@ impl MeasureReport {
             .collect()
     }
 
-    /// `--check` fails when a value is past its band and not tolerated.
-    pub fn has_excess(&self) -> bool {
-        self.findings
-            .iter()
-            .any(|f| f.verdict.status == Status::Excess)
-    }
-
     /// `1` when `--check` finds a value past its band and not tolerated, else `0`.
     pub fn exit(&self, check: bool) -> Exit {
-        if check && self.has_excess() {
-            Exit::Findings
-        } else {
-            Exit::Pass
-        }
+        Exit::of_measure(check, &self.findings)
     }
 }
 

@@ -8,9 +8,9 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result};
 
-use crate::dir_walk::Ignores;
 use crate::relpath::{file_name, is_within, parent, Name};
 use crate::source::Listed;
+use crate::work_tree::Ignores;
 
 /// The README.md entries of one directory.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -78,7 +78,7 @@ impl Listing {
 pub fn work_entries(root: &Path, ignores: Ignores) -> Result<Vec<Listed>> {
     let mut entries = Vec::new();
     let mut nested = Vec::new();
-    for entry in crate::dir_walk::builder(root, ignores).build() {
+    for entry in crate::work_tree::builder(root, ignores).build() {
         let entry = entry.with_context(|| format!("listing {}", root.display()))?;
         let Some(kind) = entry.file_type() else {
             continue;
@@ -101,7 +101,7 @@ pub fn work_entries(root: &Path, ignores: Ignores) -> Result<Vec<Listed>> {
     }
     let seen: BTreeSet<String> = entries.iter().map(|e| e.path.clone()).collect();
     let listed = |name: &Name| seen.contains(name.shown());
-    for hidden in crate::dir_walk::hidden_tracked(root, listed, |_| true)? {
+    for hidden in crate::work_tree::hidden_tracked(root, listed, |_| true)? {
         if let Name::Utf8(path) = hidden.name {
             entries.push(Listed {
                 path,

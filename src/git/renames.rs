@@ -13,7 +13,7 @@ use gix::diff::blob::{sources::byte_lines, Algorithm, Diff, InternedInput};
 use gix::ObjectId;
 
 use super::{merge_into, ChangeKind, Explain as _};
-use crate::source::{Entry, FileSource as _, WorkTree};
+use crate::source::{self, Entry};
 
 /// git's default rename threshold.
 const MIN_SIMILARITY: f32 = 0.5;
@@ -66,7 +66,6 @@ pub(super) fn settle(repo: &gix::Repository, workdir: &Path, pending: &mut Pendi
 /// copy, new on the branch and without allowance, and the old path is judged as it is (or
 /// not at all when it holds the base's bytes).
 fn split_copies(workdir: &Path, pending: &mut Pending) -> Result<()> {
-    let work = WorkTree::new(workdir);
     let renames: Vec<(String, String)> = pending
         .kinds
         .iter()
@@ -76,11 +75,14 @@ fn split_copies(workdir: &Path, pending: &mut Pending) -> Result<()> {
         })
         .collect();
     for (from, to) in renames {
-        if !matches!(work.entry(&from)?, Entry::File { .. }) {
+        if !matches!(source::entry_in(workdir, &from)?, Entry::File { .. }) {
             continue;
         }
         pending.kinds.insert(to, ChangeKind::Added);
-        let unchanged = match (work.read(&from)?, pending.base_ids.get(&from)) {
+        let unchanged = match (
+            source::read_in(workdir, &from)?,
+            pending.base_ids.get(&from),
+        ) {
             (Some(bytes), Some(id)) => crate::git::blob_id(&bytes).0 == id.as_bytes(),
             _ => false,
         };

@@ -52,10 +52,10 @@ impl IndexSource {
             .collect()
     }
 
-    /// The staged regular files any of the owned entries `dirs` holds (`""` is the root),
-    /// sorted.
+    /// The staged regular files any of the owned entries `dirs` holds (`""` is the root,
+    /// ownership as `context::owns` tests it), sorted.
     pub fn files_under(&self, dirs: &[String]) -> Vec<String> {
-        let under = |path: &str| dirs.iter().any(|d| crate::context::owns(d, path));
+        let under = |path: &str| dirs.iter().any(|d| crate::relpath::is_within(path, d));
         self.entries
             .iter()
             .filter(|(path, (mode, _))| is_file(*mode) && under(path))

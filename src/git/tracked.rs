@@ -1,6 +1,6 @@
 //! The tracked paths of a working tree, from its index: git never ignores a tracked file,
 //! and neither may any walk of structgate (docs/src/reference/gate.md#integrity), so the
-//! walks of `crate::dir_walk` add these to what their ignore rules let through.
+//! walks of `crate::work_tree` add these to what their ignore rules let through.
 
 use std::path::{Path, PathBuf};
 

@@ -9,7 +9,6 @@ use super::Finding;
 use crate::model::Metric;
 use crate::reason::{NotJudgedReason, TermsWarningKind};
 use crate::terms::ContextTerms;
-use crate::Exit;
 
 /// A warning about the terms a context is judged by (docs/src/reference/gate.md#terms-warnings):
 /// the gate lists it in every format; an unknown key counts as partial judging. JSON:
@@ -62,37 +61,6 @@ pub fn terms_warnings(contexts: &[ContextTerms]) -> Vec<TermsWarning> {
         .collect()
 }
 
-/// What a gate run comes to. JSON: `passed`, `failed`, `not_judged`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GateStatus {
-    Passed,
-    Failed,
-    #[default]
-    NotJudged,
-}
-
-impl GateStatus {
-    pub fn key(self) -> &'static str {
-        match self {
-            GateStatus::Passed => "passed",
-            GateStatus::Failed => "failed",
-            GateStatus::NotJudged => "not_judged",
-        }
-    }
-
-    /// `1` when failed, or, when `--require-judged` asks for it, when not judged or
-    /// judged only in part (`partly`: a terms warning left a limit out of force); else `0`.
-    pub fn exit(self, require_judged: bool, partly: bool) -> Exit {
-        match self {
-            GateStatus::Failed => Exit::Findings,
-            GateStatus::NotJudged if require_judged => Exit::Findings,
-            GateStatus::Passed if require_judged && partly => Exit::Findings,
-            _ => Exit::Pass,
-        }
-    }
-}
-
 /// Why the gate doesn't judge a context: it needs Limits and a baseline at the base
 /// (docs/src/reference/baseline.md, docs/src/reference/gate.md); `None` when it judges it.
 pub fn unjudged(context: &ContextTerms) -> Option<NotJudgedReason> {
@@ -101,6 +69,12 @@ pub fn unjudged(context: &ContextTerms) -> Option<NotJudgedReason> {
         (Some(_), None) => Some(NotJudgedReason::ContextWithoutBaseline),
         _ => None,
     }
+}
+
+/// True when some context has Limits and a baseline: terms that judge anything at all
+/// (else the gate says `no-judged-context`, docs/src/reference/gate.md).
+pub fn judges_any(contexts: &[ContextTerms]) -> bool {
+    contexts.iter().any(|c| unjudged(c).is_none())
 }
 
 /// What a run whose base is HEAD itself compared: only what is not committed.
@@ -151,7 +125,7 @@ pub fn base_has_no_terms(base: &[ContextTerms]) -> bool {
 /// — the adoption pull request, whose code was judged by nothing before, so nothing
 /// loosens. Any base context with terms turns this off (docs/src/reference/gate.md#adoption).
 pub fn terms_from(base: &[ContextTerms], branch: Option<&[ContextTerms]>) -> TermsFrom {
-    let branch_judges = branch.is_some_and(|b| b.iter().any(|c| unjudged(c).is_none()));
+    let branch_judges = branch.is_some_and(judges_any);
     if base_has_no_terms(base) && branch_judges {
         TermsFrom::Branch
     } else {
@@ -175,14 +149,4 @@ pub fn worst(findings: impl IntoIterator<Item = Finding>) -> Vec<Finding> {
         }
     }
     worst.into_values().collect()
-}
-
-/// Failed on an excess, an unmeasurable file or a contract finding (`failed`); else
-/// passed when the changed files were judged, not judged when they weren't.
-pub fn gate_status(failed: bool, judged: bool) -> GateStatus {
-    match (failed, judged) {
-        (true, _) => GateStatus::Failed,
-        (false, true) => GateStatus::Passed,
-        (false, false) => GateStatus::NotJudged,
-    }
 }

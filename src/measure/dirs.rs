@@ -10,13 +10,13 @@ use anyhow::{bail, Context as _, Result};
 use rayon::prelude::*;
 
 use super::{left_out, measure_file_in, skipped, Imports, Memo, NoMemo, Options};
-use crate::dir_walk::Ignores;
 use crate::model::{FileOutcome, Language, LeftOutReason, SkipReason};
 use crate::relpath::{holds, is_within, Name};
-use crate::source::WorkTree;
+use crate::work_tree::Ignores;
+use crate::work_tree::WorkTree;
 
 /// Measures every measured-language file under `targets` (repository-relative files or
-/// directories; `""` or `.` is the whole root), walking with [`crate::dir_walk::builder`]
+/// directories; `""` or `.` is the whole root), walking with [`crate::work_tree::builder`]
 /// (git's ignore rules respected, symbolic links not followed), in parallel. Files left
 /// out by path or header come back as [`FileOutcome::LeftOut`]; unreadable, non-UTF-8
 /// and too large ones as [`FileOutcome::Skipped`]. Sorted by path. A target that does not
@@ -228,7 +228,7 @@ struct Listed {
 /// tracked one never is: `ignores` hide untracked files alone), walking only what is on
 /// the way to a target.
 fn list_files(root: &Path, targets: &[String], ignores: Ignores) -> Result<Listed> {
-    let mut builder = crate::dir_walk::builder(root, ignores);
+    let mut builder = crate::work_tree::builder(root, ignores);
     let filter_root = root.to_path_buf();
     let filter_targets = targets.to_vec();
     builder.filter_entry(move |entry| {
@@ -246,7 +246,7 @@ fn list_files(root: &Path, targets: &[String], ignores: Ignores) -> Result<Liste
     let seen: BTreeSet<&str> = names.iter().map(Name::shown).collect();
     let listed = |name: &Name| seen.contains(name.shown());
     let wanted = |rel: &str| under_a_target(rel, targets);
-    let hidden = crate::dir_walk::hidden_tracked(root, listed, wanted)?;
+    let hidden = crate::work_tree::hidden_tracked(root, listed, wanted)?;
     let hidden = hidden.into_iter().filter(|h| !h.link).map(|h| h.name);
     let hidden: Vec<Name> = hidden.collect();
     Ok(select(names.iter().chain(&hidden), targets))

@@ -5,10 +5,10 @@ use std::fmt::Write as _;
 
 use serde_json::json;
 
-use crate::baseline::rules::Changes;
 use crate::baseline::EntryKey;
 use crate::commands::accept::AcceptReport;
 use crate::commands::baseline::{Action, BaselineReport, ContextResult, Mode};
+use crate::judge::ratchet::Changes;
 
 fn counts(c: &Changes) -> String {
     format!(
@@ -182,7 +182,7 @@ pub fn accept_text(report: &AcceptReport) -> String {
 }
 
 /// One line per raised entry with its delta, then one per refused value.
-fn accept_lines(out: &mut String, accepted: &crate::baseline::rules::Accepted) {
+fn accept_lines(out: &mut String, accepted: &crate::judge::ratchet::Accepted) {
     for r in &accepted.raised {
         let k = &r.key;
         let _ = match r.from {

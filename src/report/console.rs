@@ -205,11 +205,11 @@ pub fn error(message: &str, color: ColorChoice) {
 
 /// Prints what ended a run without a report: clap's help, version or usage error as clap
 /// formats it (stdout for help and version, stderr for an error), or `error: ...`.
-pub fn failure(failure: &crate::Failure) {
+pub fn failure(failure: &crate::judge::Failure) {
     match failure {
-        crate::Failure::Usage(e) => {
+        crate::judge::Failure::Usage(e) => {
             let _ = e.print();
         }
-        crate::Failure::Error { error: e, color } => error(&format!("{e:#}"), *color),
+        crate::judge::Failure::Error { error: e, color } => error(&format!("{e:#}"), *color),
     }
 }

@@ -14,16 +14,11 @@ use serde::Serialize;
 
 use crate::commands::gate::{BaseTried, GateReport, NotJudged};
 use crate::git::BaseOutcome;
-use crate::judge::{Change, Finding, GateStatus, Moved, TermsFrom, TermsWarning};
+use crate::judge::{Cause, Change, Finding, GateStatus, Moved, TermsFrom, TermsWarning};
 use crate::model::{LeftOutReason, Metric, SkipReason};
 use crate::reason::{FileReason, Reason as _, Unmeasurable};
 use crate::report::style::{Paint, Role};
-use crate::report::{contracts, count, finding_detail, listed, review};
-
-/// `path:line`, where a terminal or an editor jumps to the unit.
-pub(crate) fn located(f: &Finding) -> String {
-    format!("{}:{}", f.path, f.lines.start)
-}
+use crate::report::{contracts, count, finding_detail, listed, located, review};
 
 fn finding_line(report: &GateReport, f: &Finding) -> String {
     format!(
@@ -123,48 +118,48 @@ fn names(report: &GateReport, judged: bool) -> Vec<String> {
         .collect()
 }
 
+/// `structure judged N file(s) in M context(s)`, then what failed it (its causes) or
+/// `within their Limits`; empty when the structure was not judged.
 pub(crate) fn headline(report: &GateReport) -> String {
+    let outcome = &report.outcome;
+    if outcome.status == GateStatus::NotJudged {
+        return String::new();
+    }
     let files = count(report.judged_files, "file");
     let contexts = count(
         report.contexts.iter().filter(|c| c.judged()).count(),
         "context",
     );
-    match report.status {
-        GateStatus::Passed => {
-            format!("structure judged {files} in {contexts}, within their Limits")
-        }
-        GateStatus::Failed
-            if report.excesses.is_empty()
-                && report.unmeasurable.is_empty()
-                && report.structure_judged =>
-        {
-            format!("structure judged {files} in {contexts}, within their Limits")
-        }
-        GateStatus::Failed if report.excesses.is_empty() && report.unmeasurable.is_empty() => {
-            String::new()
-        }
-        GateStatus::Failed => {
-            let grown = report.excesses.iter().filter(|f| f.verdict.pin_growth());
-            let grown = grown.count();
-            let mut failed = Vec::new();
-            if report.excesses.len() > grown {
-                let excesses = count(report.excesses.len() - grown, "excess");
-                failed.push(format!("{excesses} past the band"));
+    let mut failed = Vec::new();
+    for cause in outcome.failures() {
+        match cause {
+            Cause::Excesses {
+                past_band,
+                grown_past_pin,
+            } => {
+                if past_band > 0 {
+                    failed.push(format!("{} past the band", count(past_band, "excess")));
+                }
+                if grown_past_pin > 0 {
+                    let grown = count(grown_past_pin, "value");
+                    failed.push(format!("{grown} grown past their pin"));
+                }
             }
-            if grown > 0 {
-                let grown = count(grown, "value");
-                failed.push(format!("{grown} grown past their pin"));
+            Cause::Unmeasurable { files } => {
+                failed.push(format!("{} unmeasurable", count(files, "file")));
             }
-            if !report.unmeasurable.is_empty() {
-                let files = count(report.unmeasurable.len(), "file");
-                failed.push(format!("{files} unmeasurable"));
-            }
-            format!(
-                "structure judged {files} in {contexts}: {}",
-                failed.join(", ")
-            )
+            _ => {}
         }
-        GateStatus::NotJudged => String::new(),
+    }
+    if !failed.is_empty() {
+        format!(
+            "structure judged {files} in {contexts}: {}",
+            failed.join(", ")
+        )
+    } else if outcome.structure_judged {
+        format!("structure judged {files} in {contexts}, within their Limits")
+    } else {
+        String::new()
     }
 }
 
@@ -197,7 +192,7 @@ pub fn text(report: &GateReport, paint: Paint) -> String {
     }
     let head = headline(report);
     if !head.is_empty() {
-        let role = match report.status {
+        let role = match report.outcome.status {
             GateStatus::Failed => Role::Bad,
             _ => Role::Good,
         };
@@ -336,7 +331,7 @@ pub fn verbose(report: &GateReport) -> Vec<String> {
         let line = |b: &BaseTried| format!("  {}: {}", b.rev, outcome_text(b));
         lines.extend(report.bases.iter().map(line));
     }
-    if report.files.is_empty() && report.status == GateStatus::NotJudged {
+    if report.files.is_empty() && report.outcome.status == GateStatus::NotJudged {
         return lines;
     }
     lines.push(format!(
@@ -436,7 +431,7 @@ pub fn json(report: &GateReport) -> String {
     });
     let renamed = report.renamed.iter().map(|(from, to)| Renamed { from, to });
     super::json_of(&GateJson {
-        status: report.status,
+        status: report.outcome.status,
         base: report.base.as_deref(),
         judged_files: report.judged_files,
         contexts: contexts.collect(),

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::commands::gate::GateReport;
 use crate::commands::hook::HookReport;
 use crate::judge::hook::{Decision, Moment};
-use crate::report::{contracts, finding_detail, gate::located, listed};
+use crate::report::{contracts, finding_detail, listed, located};
 
 /// What to do about an excess, for the model.
 pub const WHAT_TO_DO: &str = "Split the unit (or the file) into smaller ones; the limits \

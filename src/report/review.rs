@@ -67,7 +67,7 @@ pub(crate) fn text(report: &GateReport, paint: Paint, out: &mut String) {
     for f in &report.tightenable {
         let v = &f.verdict;
         let baseline = v.baseline.unwrap_or(v.value);
-        let at = super::gate::located(f);
+        let at = super::located(f);
         let _ = writeln!(
             out,
             "can tighten: {at} {}: {} {} (baseline {baseline})",

@@ -40,7 +40,7 @@ pub fn gate(report: &GateReport) -> String {
     notes.extend(file_notes(&report.skipped, "skipped"));
     notes.extend(file_notes(&report.left_out, "left out"));
     let properties = json!({
-        "status": report.status.key(),
+        "status": report.outcome.status.key(),
         "base": report.base,
         "judged_files": report.judged_files,
         "terms_from": report.terms_from,

@@ -11,12 +11,9 @@ use anyhow::Result;
 use rayon::prelude::*;
 
 use super::judged::Judged;
-use super::judging::{claims_generated, Judging};
 use crate::cache::Cache;
-use crate::git::{Change, ChangeKind};
-use crate::judge;
 use crate::measure::{self, Imports, Options};
-use crate::model::{FileOutcome, Language, SkipReason};
+use crate::model::{FileOutcome, SkipReason};
 use crate::source::{Entry, FileSource};
 use crate::terms::Terms;
 
@@ -48,6 +45,16 @@ impl Ahead {
         let mut done = self.done.lock().unwrap_or_else(PoisonError::into_inner);
         done.remove(path)
     }
+
+    /// Reads and measures, in parallel, the changed files `wanted` (each a path and the
+    /// path it was renamed from), for judging to take.
+    pub(super) fn measure(&self, reader: &Reader, wanted: &[(&str, Option<&str>)]) {
+        let done: HashMap<String, Result<Read>> = wanted
+            .par_iter()
+            .map(|&(path, from)| (path.to_string(), reader.read(path, from)))
+            .collect();
+        *self.done.lock().unwrap_or_else(PoisonError::into_inner) = done;
+    }
 }
 
 /// What reading and measuring a changed file needs, shared by the threads that measure
@@ -59,45 +66,6 @@ pub(super) struct Reader<'j> {
     pub(super) imports: &'j Imports<'j>,
     pub(super) options: Options,
     pub(super) memo: &'j Cache,
-}
-
-impl Judging<'_> {
-    /// Reads and measures, in parallel, every change that [`Judging::change`] will
-    /// measure, for it to take.
-    pub(super) fn measure_ahead(&self, changes: &[Change]) {
-        let wanted: Vec<(&str, Option<&str>)> = changes
-            .iter()
-            .filter_map(|c| self.will_measure(c))
-            .collect();
-        let reader = self.reader();
-        let done: HashMap<String, Result<Read>> = wanted
-            .par_iter()
-            .map(|&(path, from)| (path.to_string(), reader.read(path, from)))
-            .collect();
-        *self
-            .ahead
-            .done
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) = done;
-    }
-
-    /// The path and old path of a change that judging will measure: owned by a judged
-    /// context whose limits apply to its language, added, modified or renamed, and left
-    /// out by no path rule.
-    fn will_measure<'c>(&self, change: &'c Change) -> Option<(&'c str, Option<&'c str>)> {
-        let path = change.path.as_str();
-        let from = match &change.kind {
-            ChangeKind::Renamed { from } => Some(from.as_str()),
-            ChangeKind::Added | ChangeKind::Modified => None,
-            _ => return None,
-        };
-        let owner = self.terms.owner(path)?;
-        let language = Language::of_path(path)?;
-        let judged = judge::unjudged(owner).is_none()
-            && judge::limits_apply(owner.limits.as_ref(), language)
-            && measure::left_out_by_path(path).is_none();
-        judged.then_some((path, from))
-    }
 }
 
 impl Reader<'_> {
@@ -139,4 +107,9 @@ impl Reader<'_> {
             .read(base_path)?
             .map(|old| claims_generated(base_path, &old)))
     }
+}
+
+/// True when the file's own bytes carry a generated-code header.
+pub(super) fn claims_generated(path: &str, bytes: &[u8]) -> bool {
+    measure::generated_header(path, &String::from_utf8_lossy(bytes))
 }

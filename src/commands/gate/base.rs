@@ -243,7 +243,7 @@ pub(super) fn look_for_judging_bases(
         }
         let tree = repo.tree_source(&merge_base)?;
         let terms = crate::terms::load(&tree, repo_name, &[]);
-        if terms.is_ok_and(|t| super::sandbox::judges(&t)) {
+        if terms.is_ok_and(|t| crate::judge::judges_any(&t.contexts)) {
             base.would_judge = Some(merge_base);
         }
     }

@@ -4,7 +4,8 @@
 use anyhow::Result;
 
 use crate::git::{Change, IndexSource, Repo};
-use crate::source::{FileSource, Listed, WorkTree};
+use crate::source::{FileSource, Listed};
+use crate::work_tree::WorkTree;
 
 pub(super) enum Judged {
     WorkTree(WorkTree),

@@ -325,11 +325,6 @@ impl<'a> Judging<'a> {
     }
 }
 
-/// True when the file's own bytes carry a generated-code header.
-pub(super) fn claims_generated(path: &str, bytes: &[u8]) -> bool {
-    measure::generated_header(path, &String::from_utf8_lossy(bytes))
-}
-
 /// A changed file of a measured language (Markdown only where some context's terms limit
 /// it) that no judged context owns at the base: left out, `unowned`, naming the context
 /// that owns it where that one isn't judged (docs/src/reference/gate.md#integrity).
@@ -464,4 +459,34 @@ pub(super) fn note_changed_imports(
         }
     }
     reached
+}
+
+impl Judging<'_> {
+    /// Reads and measures, in parallel, every change that [`Judging::change`] will
+    /// measure, for it to take.
+    pub(super) fn measure_ahead(&self, changes: &[Change]) {
+        let wanted: Vec<(&str, Option<&str>)> = changes
+            .iter()
+            .filter_map(|c| self.will_measure(c))
+            .collect();
+        self.ahead.measure(&self.reader(), &wanted);
+    }
+
+    /// The path and old path of a change that judging will measure: owned by a judged
+    /// context whose limits apply to its language, added, modified or renamed, and left
+    /// out by no path rule.
+    fn will_measure<'c>(&self, change: &'c Change) -> Option<(&'c str, Option<&'c str>)> {
+        let path = change.path.as_str();
+        let from = match &change.kind {
+            ChangeKind::Renamed { from } => Some(from.as_str()),
+            ChangeKind::Added | ChangeKind::Modified => None,
+            _ => return None,
+        };
+        let owner = self.terms.owner(path)?;
+        let language = Language::of_path(path)?;
+        let judged = judge::unjudged(owner).is_none()
+            && judge::limits_apply(owner.limits.as_ref(), language)
+            && measure::left_out_by_path(path).is_none();
+        judged.then_some((path, from))
+    }
 }

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{ContextState, GateReport, Sandbox};
-use crate::judge::{self, Status};
+use crate::judge::{self, Finding, Status};
 
 pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
     let ran = sandboxes.iter().any(|s| s.ran);
@@ -13,7 +13,6 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         bases: first_bases(&sandboxes),
         base: base.as_ref().map(|b| b.0.clone()),
         base_via: base.map(|b| b.1),
-        structure_judged: ran,
         ..GateReport::default()
     };
     let mut findings = Vec::new();
@@ -47,6 +46,21 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
     tidy(&mut report);
     report.judged_files = judged.len();
     report.contract_dirs = contract_dirs.len();
+    sort_findings(&mut report, findings);
+    let told = report.not_judged.iter();
+    report.outcome = judge::gate_outcome(judge::GateFacts {
+        excesses: &report.excesses,
+        unmeasurable: report.unmeasurable.len(),
+        contract_findings: report.contract_findings.len(),
+        structure_judged: ran,
+        terms_warnings: told.filter(|n| n.reason.told_as_terms_warning()).count(),
+    });
+    report
+}
+
+/// One finding per unit and metric, the worse of the sandboxes' ([`judge::worst`]), listed
+/// as an excess or a divergence, as an entry that can tighten, as a raise accepted.
+fn sort_findings(report: &mut GateReport, findings: Vec<Finding>) {
     for f in judge::worst(findings) {
         if judge::tightenable(&f, &report.terms_changed) {
             report.tightenable.push(f.clone());
@@ -60,11 +74,6 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
             Status::Ok | Status::Tolerated => {}
         }
     }
-    let failed = !report.excesses.is_empty()
-        || !report.unmeasurable.is_empty()
-        || !report.contract_findings.is_empty();
-    report.status = judge::gate_status(failed, ran);
-    report
 }
 
 /// The bases the first sandbox that tried any considered (docs/src/reference/gate.md: the first working

@@ -46,7 +46,7 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
             &at.repo_name,
         )?;
     }
-    if !judges(&at.terms) {
+    if !judge::judges_any(&at.terms.contexts) {
         return Ok(sandbox);
     }
     sandbox.ran = true;
@@ -122,7 +122,7 @@ impl AtBase {
         let work = Judged::open(repo, workdir, request.staged)?;
         let mut warnings = Vec::new();
         let (mut terms, from) = judging_terms(&base_terms, &work, &repo_name, &mut warnings)?;
-        let judged = judges(&terms);
+        let judged = judge::judges_any(&terms.contexts);
         if !judged {
             super::base::look_for_judging_bases(repo, &mut found, &repo_name)?;
         }
@@ -264,11 +264,6 @@ fn partly_judged(w: &judge::TermsWarning) -> Option<NotJudged> {
         reason: w.kind.partly_judged()?,
         detail: format!("context {}: {}:{}: {}", w.context, w.file, w.line, w.detail),
     })
-}
-
-/// True when some context has Limits and a baseline in `terms`.
-pub(super) fn judges(terms: &Terms) -> bool {
-    terms.contexts.iter().any(|c| judge::unjudged(c).is_none())
 }
 
 /// `--accept-growth`: each judged context's baseline as the branch holds it, beside the

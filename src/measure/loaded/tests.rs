@@ -2,7 +2,8 @@
 
 use super::walk::MAX_WARNINGS;
 use super::*;
-use crate::source::{MemorySource, WorkTree};
+use crate::source::MemorySource;
+use crate::work_tree::WorkTree;
 
 fn load(source: &dyn FileSource, path: &str) -> (Loaded, Vec<String>) {
     let bytes = source.read(path).unwrap().unwrap();

@@ -7,7 +7,7 @@ use super::{
     imports_note, notes, partly_judged_line, review,
 };
 use crate::commands::gate::{GateReport, NotJudged};
-use crate::judge::{Finding, GateStatus};
+use crate::judge::{Cause, Finding, GateStatus};
 
 /// Writes the `--pr-summary` Markdown to `path`.
 pub fn write_pr_summary(report: &GateReport, path: &std::path::Path) -> anyhow::Result<()> {
@@ -60,7 +60,7 @@ pub fn pr_summary(report: &GateReport) -> String {
             let _ = writeln!(out, "- {}", contracts::finding_line(f));
         }
     }
-    if report.structure_judged {
+    if report.outcome.structure_judged {
         divergences_markdown(report, &line, &mut out);
     }
     notes::claims_pr_summary(report, &mut out);
@@ -98,13 +98,17 @@ fn divergences_markdown(report: &GateReport, line: &dyn Fn(&Finding) -> String, 
 /// `**Structure passed**: ...`, `**Structure failed**: ...` or `**Structure not
 /// judged**: REASON: DETAIL`, and the contexts not judged when others were.
 fn status_markdown(report: &GateReport) -> String {
-    let mut out = match report.status {
+    let mut out = match report.outcome.status {
         GateStatus::Passed => format!("**Structure passed**: {}\n", headline(report)),
         GateStatus::Failed => {
             let mut why = vec![headline(report)];
-            if !report.contract_findings.is_empty() {
-                let findings = count(report.contract_findings.len(), "finding");
-                why.push(format!("{findings} of directory contracts"));
+            for cause in report.outcome.failures() {
+                if let Cause::ContractFindings { findings } = cause {
+                    why.push(format!(
+                        "{} of directory contracts",
+                        count(findings, "finding")
+                    ));
+                }
             }
             why.retain(|w| !w.is_empty());
             format!("**Structure failed**: {}\n", why.join("; "))

@@ -1,13 +1,14 @@
-//! Stage 3 of the pipeline, the ratchet rules (docs/src/reference/baseline.md): given a context's limits, its
-//! owned directories and every value measured now, what `baseline init` and
-//! `baseline refresh` write. Pure; every status comes from the judge, by the same
-//! function the gate and `measure --check` judge a file with.
+//! The ratchet (docs/src/reference/baseline.md): given a context's limits, its owned
+//! directories and every value measured now, what `baseline init` records, what `baseline
+//! refresh` keeps, lowers, drops and moves, and what `baseline accept` raises. Pure; every
+//! status comes from the same function the gate and `measure --check` judge a file with.
 
 use std::collections::BTreeMap;
 
+use super::{past_band, Finding, Status, Verdict};
 use crate::baseline::{Allowances, Baseline, EntryKey};
 use crate::context::owns;
-use crate::judge::{self, past_band, Finding, Status, Verdict};
+use crate::judge;
 use crate::limits::Limits;
 use crate::model::UnitValue;
 

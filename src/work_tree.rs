@@ -1,0 +1,303 @@
+//! The working tree of a repository (or a plain directory outside git), listed the way
+//! git sees it: ignore rules hide untracked files only (git never ignores a tracked file,
+//! and neither does structgate, docs/src/reference/gate.md#integrity), symbolic links are
+//! not followed, `.git` is never entered.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use anyhow::{anyhow, bail, Context as _, Result};
+
+use crate::relpath::Name;
+use crate::source::{self, Entry, FileSource, LinkTarget, Listed};
+
+/// The working tree of a repository (or a plain directory outside git).
+#[derive(Debug, Clone)]
+pub struct WorkTree {
+    root: PathBuf,
+    /// The ignore rules that hide an untracked file from the listing.
+    ignores: Ignores,
+    /// Every file and link git doesn't ignore, listed once on first use and shared by
+    /// clones: finding the contexts and listing the files to measure walk the tree once.
+    listing: Arc<OnceLock<Result<Vec<TreeFile>, String>>>,
+}
+
+/// One entry of the working tree's listing that is not a directory.
+#[derive(Debug, Clone)]
+pub struct TreeFile {
+    /// Repository-relative, with `/`.
+    pub name: Name,
+    /// A symbolic link (never followed) rather than a regular file.
+    pub link: bool,
+}
+
+impl WorkTree {
+    /// The working tree at `root`, listed as `git status` lists it: an untracked file
+    /// that a `.gitignore` file, `.git/info/exclude` or the global excludes file ignores
+    /// is left out, a tracked one never.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        WorkTree {
+            root: root.into(),
+            ignores: Ignores::Local,
+            listing: Arc::default(),
+        }
+    }
+
+    /// The same tree listed as the gate lists it: only the `.gitignore` files hide an
+    /// untracked file (docs/src/reference/gate.md#integrity).
+    pub fn for_gate(self) -> Self {
+        WorkTree {
+            ignores: Ignores::Committed,
+            ..self
+        }
+    }
+
+    /// The ignore rules of its listing.
+    pub fn ignores(&self) -> Ignores {
+        self.ignores
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Every regular file and symbolic link under the root that git doesn't ignore
+    /// ([`builder`]; tracked ones are never ignored), in walk order, then
+    /// the tracked ones ignore rules hid; walked once per tree value.
+    pub fn files(&self) -> Result<&[TreeFile]> {
+        let listed = self
+            .listing
+            .get_or_init(|| self.walk().map_err(|e| format!("{e:#}")));
+        listed.as_deref().map_err(|e| anyhow!("{e}"))
+    }
+
+    fn walk(&self) -> Result<Vec<TreeFile>> {
+        let mut found = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for entry in builder(&self.root, self.ignores).build() {
+            let entry = entry.with_context(|| format!("listing {}", self.root.display()))?;
+            let Some(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_file() || kind.is_symlink() {
+                let name = crate::relpath::rel_name(&self.root, entry.path())?;
+                seen.insert(name.shown().to_string());
+                let link = kind.is_symlink();
+                found.push(TreeFile { name, link });
+            }
+        }
+        let listed = |name: &Name| seen.contains(name.shown());
+        for hidden in hidden_tracked(&self.root, listed, |_| true)? {
+            found.push(TreeFile {
+                name: hidden.name,
+                link: hidden.link,
+            });
+        }
+        Ok(found)
+    }
+
+    /// The file-system path of a repository-relative path.
+    pub fn abs(&self, rel: &str) -> PathBuf {
+        if rel.is_empty() {
+            self.root.clone()
+        } else {
+            self.root.join(rel)
+        }
+    }
+
+    /// True when the owned entry `rel` is a directory or a regular file here (not a
+    /// symbolic link, which is never followed): something a walk for owned files enters.
+    pub fn holds_entry(&self, rel: &str) -> bool {
+        std::fs::symlink_metadata(self.abs(rel)).is_ok_and(|m| m.is_dir() || m.is_file())
+    }
+}
+
+impl FileSource for WorkTree {
+    fn read(&self, path: &str) -> Result<Option<Vec<u8>>> {
+        source::read_in(&self.root, path)
+    }
+
+    fn find_named(&self, file_name: &str) -> Result<Vec<Listed>> {
+        let mut found = Vec::new();
+        for file in self.files()? {
+            if crate::relpath::file_name(file.name.shown()) != file_name {
+                continue;
+            }
+            let path = match &file.name {
+                Name::Utf8(path) => path.clone(),
+                Name::NotUtf8(shown) => bail!("path {shown} is not valid UTF-8"),
+            };
+            found.push(Listed {
+                path,
+                link: file.link,
+            });
+        }
+        found.sort();
+        Ok(found)
+    }
+
+    fn names_in(&self, dir: &str) -> Result<Vec<Listed>> {
+        if self.entry(dir)? != Entry::Dir {
+            return Ok(Vec::new());
+        }
+        let abs = self.abs(dir);
+        let listing = || format!("listing {}", crate::relpath::shown(dir));
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(&abs).with_context(listing)? {
+            let entry = entry.with_context(listing)?;
+            let kind = entry.file_type().with_context(listing)?;
+            let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+                continue;
+            };
+            if kind.is_file() || kind.is_symlink() {
+                let path = if dir.is_empty() {
+                    name
+                } else {
+                    format!("{dir}/{name}")
+                };
+                found.push(Listed {
+                    path,
+                    link: kind.is_symlink(),
+                });
+            }
+        }
+        found.sort();
+        Ok(found)
+    }
+
+    fn describe(&self) -> String {
+        "working tree".to_string()
+    }
+
+    fn link_target(&self, path: &str) -> Result<Option<LinkTarget>> {
+        let abs = self.abs(path);
+        let is_link = std::fs::symlink_metadata(&abs).is_ok_and(|m| m.file_type().is_symlink());
+        if !is_link {
+            return Ok(None);
+        }
+        let target =
+            std::fs::read_link(&abs).with_context(|| format!("reading the link {path}"))?;
+        if target.is_relative() {
+            return Ok(Some(match target.to_str() {
+                Some(text) => LinkTarget::Relative(text.replace(std::path::MAIN_SEPARATOR, "/")),
+                None => LinkTarget::Outside,
+            }));
+        }
+        let root = self
+            .root
+            .canonicalize()
+            .unwrap_or_else(|_| self.root.clone());
+        let inside = target
+            .strip_prefix(&root)
+            .or_else(|_| target.strip_prefix(&self.root))
+            .ok()
+            .and_then(|rest| {
+                rest.to_str()
+                    .map(|t| t.replace(std::path::MAIN_SEPARATOR, "/"))
+            });
+        Ok(Some(
+            inside.map_or(LinkTarget::Outside, LinkTarget::FromRoot),
+        ))
+    }
+
+    fn entry(&self, path: &str) -> Result<Entry> {
+        source::entry_in(&self.root, path)
+    }
+}
+
+/// Which ignore rules hide an untracked file from a walk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ignores {
+    /// Those `git status` reads: the `.gitignore` files, `.git/info/exclude` and the
+    /// user's global excludes file (`measure`, `baseline`, `contracts`).
+    Local,
+    /// The `.gitignore` files alone: the gate reads nothing a process can set locally
+    /// (docs/src/reference/gate.md#integrity).
+    Committed,
+}
+
+/// A walker over `root` that honours `ignores` and never follows links. What it hides of
+/// the tracked files, [`hidden_tracked`] gives back.
+pub fn builder(root: &Path, ignores: Ignores) -> ignore::WalkBuilder {
+    let local = ignores == Ignores::Local;
+    let mut b = ignore::WalkBuilder::new(root);
+    b.hidden(false)
+        .follow_links(false)
+        .git_ignore(true)
+        .git_exclude(local)
+        .git_global(local)
+        .ignore(false)
+        .parents(true)
+        .require_git(true)
+        .filter_entry(|e| e.file_name() != ".git");
+    b
+}
+
+/// A tracked file or link that a walk's ignore rules hid, as the working tree holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hidden {
+    /// Repository-relative, with `/`.
+    pub name: Name,
+    /// The working tree holds a symbolic link there (never followed).
+    pub link: bool,
+    /// The file-system path.
+    pub path: PathBuf,
+}
+
+/// The tracked files and links of the repository whose working tree is `root` that a
+/// walk didn't list (`listed` says which it did) and that `wanted` asks for, where the
+/// working tree holds a regular file or a symbolic link at the path itself (not through
+/// a link): those its ignore rules hid. Nothing outside git.
+pub fn hidden_tracked(
+    root: &Path,
+    listed: impl Fn(&Name) -> bool,
+    wanted: impl Fn(&str) -> bool,
+) -> anyhow::Result<Vec<Hidden>> {
+    let mut dirs = RealDirs::default();
+    let mut hidden = Vec::new();
+    for tracked in crate::git::tracked(root)? {
+        if listed(&tracked.name) || !wanted(tracked.name.shown()) {
+            continue;
+        }
+        let path = root.join(&tracked.rel);
+        if !tracked.rel.parent().is_none_or(|p| dirs.real(root, p)) {
+            continue;
+        }
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        let link = meta.file_type().is_symlink();
+        if link || meta.is_file() {
+            hidden.push(Hidden {
+                name: tracked.name,
+                link,
+                path,
+            });
+        }
+    }
+    Ok(hidden)
+}
+
+/// Which directories under a root are real directories all the way down (no link on the
+/// way), each looked at once.
+#[derive(Default)]
+struct RealDirs {
+    seen: HashMap<PathBuf, bool>,
+}
+
+impl RealDirs {
+    fn real(&mut self, root: &Path, rel: &Path) -> bool {
+        if rel.as_os_str().is_empty() {
+            return true;
+        }
+        if let Some(&known) = self.seen.get(rel) {
+            return known;
+        }
+        let above = rel.parent().is_none_or(|p| self.real(root, p));
+        let real = above
+            && std::fs::symlink_metadata(root.join(rel)).is_ok_and(|m| m.file_type().is_dir());
+        self.seen.insert(rel.to_path_buf(), real);
+        real
+    }
+}
