@@ -154,8 +154,8 @@ impl fmt::Display for Origin {
     }
 }
 
-/// The key of the band above every limit.
-pub const TOLERANCE_KEY: &str = "tolerance_percent";
+/// The key of the band above every limit (the registry's, beside the metrics' keys).
+pub use crate::model::metric::TOLERANCE_KEY;
 /// The keys of docs/src/reference/documents.md#pins-and-tiers that are not metrics.
 pub const PINNED_KEY: &str = "pinned";
 pub const NEW_FILE_BYTES_KEY: &str = "new_file_bytes";

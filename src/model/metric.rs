@@ -368,13 +368,16 @@ impl fmt::Display for Metric {
     }
 }
 
+/// The Limits key of the band above every limit (docs/src/reference/limits.md#the-band).
+pub const TOLERANCE_KEY: &str = "tolerance_percent";
+
 /// The Limits `init` writes, in the registry's order: each metric's default, then
 /// `tolerance_percent: 25` (docs/src/reference/metrics.md#what-structgate-init-writes).
 pub fn init_defaults() -> impl Iterator<Item = (&'static str, u64)> {
     let defaults = METRICS
         .iter()
         .filter_map(|row| Some((row.key, row.init_default?)));
-    defaults.chain([(crate::limits::TOLERANCE_KEY, 25)])
+    defaults.chain([(TOLERANCE_KEY, 25)])
 }
 
 /// The metrics of units of `kind`, in the registry's order.
