@@ -192,50 +192,35 @@ impl Scenario {
 
     /// `text` as a snapshot shows it (tests/snapshots/, insta): what differs from run to
     /// run replaced by a stable name, here and nowhere else. The scenario's directory is
-    /// `[root]`; a commit at a branch's tip is `[BRANCH]` (`[main]` where several point
-    /// at it), any other commit of the repository `[commit SUBJECT]`, in full (40 hex
+    /// `[root]`; a commit at a branch's tip is `[BRANCH]` (`[main]`, else `[master]`,
+    /// where several point at it), any other commit of the repository `[commit SUBJECT]`, in full (40 hex
     /// digits) or as a short id (its first 7); a commit id of no commit here is `[commit]`.
     /// No output carries a time.
     pub fn redact(&self, text: &str) -> String {
+        self.redact_in(self.path(), text)
+    }
+
+    /// [`Scenario::redact`] for a run in `repo`, another repository inside the scenario
+    /// (a clone): its commits are named first, by its own branches, then the scenario's.
+    pub fn redact_in(&self, repo: &Path, text: &str) -> String {
         let mut out = text.to_string();
-        if let Ok(root) = self.path().canonicalize() {
-            out = out.replace(&root.display().to_string(), "[root]");
+        for dir in [repo, self.path()] {
+            if let Ok(real) = dir.canonicalize() {
+                out = out.replace(&real.display().to_string(), "[root]");
+            }
+            out = out.replace(&dir.display().to_string(), "[root]");
         }
-        out = out.replace(&self.path().display().to_string(), "[root]");
-        for (id, label) in self.commit_labels() {
+        let mut labels = commit_labels(repo);
+        for (id, label) in commit_labels(self.path()) {
+            if !labels.iter().any(|(known, _)| *known == id) {
+                labels.push((id, label));
+            }
+        }
+        for (id, label) in labels {
             out = out.replace(&id, &label);
             out = replace_hex_word(&out, &id[..7], &label);
         }
         redact_full_ids(&out)
-    }
-
-    /// Every commit of the scenario's repository with its [`Scenario::redact`] label.
-    fn commit_labels(&self) -> Vec<(String, String)> {
-        if !self.path().join(".git").exists() {
-            return Vec::new();
-        }
-        let mut labels: Vec<(String, String)> = Vec::new();
-        let heads = self.git_ok(&[
-            "for-each-ref",
-            "--format=%(objectname) %(refname:short)",
-            "refs/heads",
-        ]);
-        for line in heads.lines() {
-            let (id, branch) = line.split_once(' ').expect("id and branch");
-            match labels.iter_mut().find(|(known, _)| known == id) {
-                Some(known) if branch == "main" => known.1 = "[main]".to_string(),
-                Some(_) => {}
-                None => labels.push((id.to_string(), format!("[{branch}]"))),
-            }
-        }
-        let all = self.git_ok(&["log", "--all", "--format=%H %s"]);
-        for line in all.lines() {
-            let (id, subject) = line.split_once(' ').unwrap_or((line, ""));
-            if !labels.iter().any(|(known, _)| known == id) {
-                labels.push((id.to_string(), format!("[commit {subject}]")));
-            }
-        }
-        labels
     }
 
     fn command(&self, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Command {
@@ -310,9 +295,56 @@ pub fn rs_fn(name: &str, lines: usize) -> String {
     s
 }
 
+/// `value` as pretty JSON ending in a newline, as the commands print it: how a test
+/// snapshots a part of a JSON or SARIF document.
+pub fn pretty_json(value: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(value).expect("JSON") + "\n"
+}
+
 /// A principles.md with a `## Limits` fence holding `yaml`.
 pub fn principles(yaml: &str) -> String {
     format!("# Principles\n\n## Limits\n\n```yaml\n{yaml}```\n")
+}
+
+/// Every commit of the repository at `dir` (none where it holds none) with its
+/// [`Scenario::redact`] label.
+fn commit_labels(dir: &Path) -> Vec<(String, String)> {
+    if !dir.join(".git").exists() {
+        return Vec::new();
+    }
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", dir)
+            .output()
+            .expect("git runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let mut labels: Vec<(String, String)> = Vec::new();
+    let heads = git(&[
+        "for-each-ref",
+        "--format=%(objectname) %(refname:short)",
+        "refs/heads",
+    ]);
+    for line in heads.lines() {
+        let (id, branch) = line.split_once(' ').expect("id and branch");
+        match labels.iter_mut().find(|(known, _)| known == id) {
+            Some(known) if branch == "main" || branch == "master" && known.1 != "[main]" => {
+                known.1 = format!("[{branch}]");
+            }
+            Some(_) => {}
+            None => labels.push((id.to_string(), format!("[{branch}]"))),
+        }
+    }
+    for line in git(&["log", "--all", "--format=%H %s"]).lines() {
+        let (id, subject) = line.split_once(' ').unwrap_or((line, ""));
+        if !labels.iter().any(|(known, _)| known == id) {
+            labels.push((id.to_string(), format!("[commit {subject}]")));
+        }
+    }
+    labels
 }
 
 /// `text` with every whole word `hex` (not inside a longer run of letters or digits)

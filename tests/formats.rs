@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::{cs_class, Scenario};
+use common::{cs_class, pretty_json, Scenario};
 use serde_json::{json, Value};
 
 /// [`Scenario::feature_of_inventory`], where `feature` grew `Small.Run` to 13 lines (an
@@ -67,11 +67,6 @@ fn assert_fingerprints(results: &Value) {
             "{result}"
         );
     }
-}
-
-/// `value` as pretty JSON with a final newline, as a snapshot holds it.
-fn pretty(value: &Value) -> String {
-    serde_json::to_string_pretty(value).expect("json") + "\n"
 }
 
 #[test]
@@ -138,7 +133,7 @@ fn gate_sarif_is_valid_with_one_result_per_finding() {
         "properties": sarif_run["properties"],
         "invocations": sarif_run["invocations"],
     });
-    insta::assert_snapshot!(s.redact(&pretty(&asserted)));
+    insta::assert_snapshot!(s.redact(&pretty_json(&asserted)));
 }
 
 #[test]
@@ -263,7 +258,7 @@ fn measure_sarif_check_fails_on_an_excess_and_leaves_tolerated_units_out() {
     let log = valid_sarif(&run.stdout);
     // Big.Old (20 lines) is tolerated by the baseline: no result.
     assert_fingerprints(&log["runs"][0]["results"]);
-    insta::assert_snapshot!(pretty(&log["runs"][0]["results"]));
+    insta::assert_snapshot!(pretty_json(&log["runs"][0]["results"]));
     assert_eq!(log["runs"][0]["properties"], json!({"measured_files": 3}));
 }
 

@@ -7,14 +7,14 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use common::{after_base, cs_class, principles, Scenario, BASE_IS_HEAD, INVENTORY};
+use common::{after_base, cs_class, pretty_json, principles, Scenario, BASE_IS_HEAD, INVENTORY};
 
 /// An upstream repository on `master` whose `inventory` context has Limits but no
 /// baseline yet (`src/Small.cs`, 5-line `Small.Run`), and a full clone of it (`origin/HEAD`
 /// → `origin/master`) where the commit adding the baseline sits on local `master` only,
 /// and branch `feature` grows `Small.Run` to 13 lines (past its band of 12). Returns
-/// (upstream, clone dir, upstream's commit).
-fn adopted_locally() -> (Scenario, PathBuf, String) {
+/// (upstream, clone dir).
+fn adopted_locally() -> (Scenario, PathBuf) {
     let up = Scenario::git();
     up.git_ok(&["checkout", "-q", "-b", "master"]);
     up.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
@@ -23,7 +23,7 @@ fn adopted_locally() -> (Scenario, PathBuf, String) {
         "principles.md",
         &principles("function_lines: 10\ntolerance_percent: 20\n"),
     );
-    let before = up.commit("Limits, no baseline yet");
+    up.commit("Limits, no baseline yet");
     let dest = up.abs("clone");
     let url = format!("file://{}", up.path().display());
     up.git_ok(&["clone", "-q", &url, dest.to_str().expect("utf-8")]);
@@ -36,7 +36,7 @@ fn adopted_locally() -> (Scenario, PathBuf, String) {
     c.git(&["commit", "-q", "-m", "adopt structgate"]);
     c.git(&["checkout", "-q", "-b", "feature"]);
     c.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]));
-    (up, dest, before)
+    (up, dest)
 }
 
 /// Git and files in a directory of a scenario.
@@ -56,22 +56,10 @@ impl In<'_> {
 
 #[test]
 fn a_base_before_adoption_names_itself_and_the_base_that_would_judge() {
-    let (up, dest, before) = adopted_locally();
+    let (up, dest) = adopted_locally();
     let run = up.run_in(&dest, &["gate"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        format!(
-            "base {before} (merge-base of HEAD and origin/HEAD)\n\
-             structure not judged: no context with Limits and a baseline at the merge-base: \
-             base {before} (merge-base of HEAD and origin/HEAD) has none, and the gate reads \
-             its terms at the base: push or merge the commit that adds them into origin/HEAD, \
-             or pass --base <branch> naming a branch that holds it (--base master would \
-             judge)\n\
-             terms changed on this branch (not applied):\n\
-             \x20 inventory: structure-baseline.tsv: baseline added: 0 entries (tightens)\n"
-        )
-    );
+    insta::assert_snapshot!(up.redact_in(&dest, &run.stdout));
     assert_eq!(up.run_in(&dest, &["gate", "--require-judged"]).code, 1);
     // What the line says would judge does.
     let run = up.run_in(&dest, &["gate", "--base", "master"]);
@@ -84,51 +72,22 @@ fn a_base_before_adoption_names_itself_and_the_base_that_would_judge() {
 
 #[test]
 fn verbose_lists_every_base_and_why_it_was_or_wasnt_taken() {
-    let (up, dest, before) = adopted_locally();
-    let adopted = In(&up, &dest).git(&["rev-parse", "master"]);
-    let adopted = adopted.trim();
+    let (up, dest) = adopted_locally();
     let run = up.run_in(&dest, &["gate", "-v"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!(
-            "bases, in the order tried:\n\
-             \x20 origin/HEAD: taken: its merge-base with HEAD is {before}\n\
-             \x20 origin/main: not tried: an earlier base was taken\n\
-             \x20 origin/master: not tried: an earlier base was taken\n\
-             \x20 main: not tried: an earlier base was taken\n\
-             \x20 master: not tried: an earlier base was taken; its merge-base with HEAD, \
-             {adopted}, has a context with Limits and a baseline: --base master would judge\n\
-             cache: parsed 0 file(s), 0 from cache\n"
-        )
-    );
+    insta::assert_snapshot!("verbose_bases_text", up.redact_in(&dest, &run.stderr));
     let run = up.run_in(&dest, &["gate", "--format", "json"]);
     let value: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
     assert_eq!(value["not_judged"][0]["reason"], "no-judged-context");
-    assert_eq!(
-        value["bases_tried"],
-        serde_json::json!([
-            {"rev": "origin/HEAD", "outcome": "taken", "merge_base": before,
-             "would_judge": false,
-             "detail": format!("taken: its merge-base with HEAD is {before}")},
-            {"rev": "origin/main", "outcome": "not-tried", "merge_base": null,
-             "would_judge": false, "detail": "not tried: an earlier base was taken"},
-            {"rev": "origin/master", "outcome": "not-tried", "merge_base": null,
-             "would_judge": false, "detail": "not tried: an earlier base was taken"},
-            {"rev": "main", "outcome": "not-tried", "merge_base": null,
-             "would_judge": false, "detail": "not tried: an earlier base was taken"},
-            {"rev": "master", "outcome": "not-tried", "merge_base": adopted,
-             "would_judge": true,
-             "detail": format!("not tried: an earlier base was taken; its merge-base with \
-                 HEAD, {adopted}, has a context with Limits and a baseline: --base master \
-                 would judge")},
-        ])
+    insta::assert_snapshot!(
+        "verbose_bases_json",
+        up.redact_in(&dest, &pretty_json(&value["bases_tried"]))
     );
 }
 
 #[test]
 fn a_base_that_names_nothing_is_an_error_not_a_missing_merge_base() {
-    let (up, dest, _) = adopted_locally();
+    let (up, dest) = adopted_locally();
     let run = up.run_in(&dest, &["gate", "--base", "origin/develop"]);
     assert_eq!(run.code, 2, "{run:?}");
     assert_eq!(
@@ -233,23 +192,11 @@ fn the_shallow_clone_hint_names_the_branch_that_exists() {
 
 #[test]
 fn the_pr_summary_of_a_change_not_judged_says_so_first() {
-    let (up, dest, before) = adopted_locally();
+    let (up, dest) = adopted_locally();
     let run = up.run_in(&dest, &["gate", "--pr-summary", "summary.md"]);
     assert_eq!(run.code, 0, "{run:?}");
     let summary = std::fs::read_to_string(dest.join("summary.md")).expect("summary");
-    assert_eq!(
-        summary,
-        format!(
-            "**Structure not judged**: no context with Limits and a baseline at the \
-             merge-base: base {before} (merge-base of HEAD and origin/HEAD) has none, and the \
-             gate reads its terms at the base: push or merge the commit that adds them into \
-             origin/HEAD, or pass --base <branch> naming a branch that holds it (--base \
-             master would judge)\n\n\
-             ### Terms changed on this branch\n\n\
-             Not applied: the gate judged this branch by the terms at its base.\n\n\
-             - inventory: `structure-baseline.tsv`: baseline added: 0 entries (**tightens**)\n"
-        )
-    );
+    insta::assert_snapshot!(up.redact_in(&dest, &summary));
     assert!(!summary.contains("None."), "{summary}");
 }
 

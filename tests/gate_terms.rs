@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::{after_base, cs_class, principles, Scenario};
+use common::{after_base, cs_class, pretty_json, principles, Scenario};
 
 /// The gate's text output after its `base` line, as owned strings.
 fn text(s: &Scenario) -> (i32, Vec<String>) {
@@ -32,18 +32,6 @@ fn pr_summary(s: &Scenario) -> String {
     std::fs::read_to_string(path).expect("summary")
 }
 
-fn change(
-    context: Option<&str>,
-    file: &str,
-    what: &str,
-    from: Option<&str>,
-    to: Option<&str>,
-    loosens: bool,
-) -> serde_json::Value {
-    serde_json::json!({"context": context, "file": file, "what": what, "from": from, "to": to,
-                       "loosens": loosens})
-}
-
 #[test]
 fn limits_raised_lowered_added_and_removed_and_the_tolerance() {
     let s = Scenario::inventory(
@@ -60,66 +48,9 @@ fn limits_raised_lowered_added_and_removed_and_the_tolerance() {
     s.write("src/Small.cs", &cs_class("Small", &[("Run", 13)]));
     let (code, lines) = text(&s);
     assert_eq!(code, 1, "judged by the base's terms: {lines:?}");
-    assert_eq!(
-        lines,
-        [
-            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
-            "src/Small.cs:3 Small.Run: function_lines 13 > 10 (band 12)",
-            "terms changed on this branch (not applied):",
-            "  inventory: principles.md: file_lines removed: 500 (loosens)",
-            "  inventory: principles.md: function_lines 10 -> 40 (loosens)",
-            "  inventory: principles.md: type_lines 100 -> 50 (tightens)",
-            "  inventory: principles.md: types_per_file added: 3 (tightens)",
-            "  inventory: principles.md: tolerance_percent 20 -> 30 (loosens)",
-        ]
-    );
-    let p = Some("inventory");
-    assert_eq!(
-        terms_json(&s),
-        serde_json::json!([
-            change(p, "principles.md", "file_lines", Some("500"), None, true),
-            change(
-                p,
-                "principles.md",
-                "function_lines",
-                Some("10"),
-                Some("40"),
-                true
-            ),
-            change(
-                p,
-                "principles.md",
-                "type_lines",
-                Some("100"),
-                Some("50"),
-                false
-            ),
-            change(p, "principles.md", "types_per_file", None, Some("3"), false),
-            change(
-                p,
-                "principles.md",
-                "tolerance_percent",
-                Some("20"),
-                Some("30"),
-                true
-            ),
-        ])
-    );
-    assert_eq!(
-        pr_summary(&s),
-        "**Structure failed**: structure judged 1 file(s) in 1 context(s): 1 excess(es) past \
-         the band\n\n\
-         ### Structure past the band\n\n\
-         - `src/Small.cs` `Small.Run`: function_lines 13 > 10 (band 12)\n\n\
-         ### Structure within tolerance\n\nNone.\n\n\
-         ### Terms changed on this branch\n\n\
-         Not applied: the gate judged this branch by the terms at its base.\n\n\
-         - inventory: `principles.md`: file_lines removed: 500 (**loosens**)\n\
-         - inventory: `principles.md`: function_lines 10 -> 40 (**loosens**)\n\
-         - inventory: `principles.md`: type_lines 100 -> 50 (**tightens**)\n\
-         - inventory: `principles.md`: types_per_file added: 3 (**tightens**)\n\
-         - inventory: `principles.md`: tolerance_percent 20 -> 30 (**loosens**)\n"
-    );
+    insta::assert_snapshot!("limits_changed_text", lines.join("\n"));
+    insta::assert_snapshot!("limits_changed_json", pretty_json(&terms_json(&s)));
+    insta::assert_snapshot!("limits_changed_pr_summary", pr_summary(&s));
 }
 
 #[test]
@@ -163,29 +94,10 @@ fn sources_added_and_removed_and_one_taken_from_another_context() {
         "context.yaml",
         "meta:\n  name: inventory\nsources:\n  - src\n  - tools\n  - web/legacy\n",
     );
-    assert_eq!(
-        text(&s),
-        (
-            0,
-            vec![
-                "structure judged 0 file(s) in 2 context(s), within their Limits".to_string(),
-                "terms changed on this branch (not applied):".to_string(),
-                "  inventory: context.yaml: sources removed: lib (loosens)".to_string(),
-                "  inventory: context.yaml: sources added: tools (tightens)".to_string(),
-                "  inventory: context.yaml: sources added: web/legacy, taken from web (loosens)"
-                    .to_string(),
-            ]
-        )
-    );
-    let p = Some("inventory");
-    assert_eq!(
-        terms_json(&s),
-        serde_json::json!([
-            change(p, "context.yaml", "sources", Some("lib"), None, true),
-            change(p, "context.yaml", "sources", None, Some("tools"), false),
-            change(p, "context.yaml", "sources", None, Some("web/legacy"), true),
-        ])
-    );
+    let (code, lines) = text(&s);
+    assert_eq!(code, 0, "{lines:?}");
+    insta::assert_snapshot!("sources_changed_text", lines.join("\n"));
+    insta::assert_snapshot!("sources_changed_json", pretty_json(&terms_json(&s)));
     assert!(pr_summary(&s).ends_with(
         "- inventory: `context.yaml`: sources removed: lib (**loosens**)\n\
          - inventory: `context.yaml`: sources added: tools (**tightens**)\n\
@@ -215,55 +127,10 @@ fn baseline_entries_added_raised_lowered_and_removed() {
     s.write("src/Small.cs", &cs_class("Small", &[("Run", 40)]));
     let (code, lines) = text(&s);
     assert_eq!(code, 1, "the branch's own entry is not applied: {lines:?}");
-    assert_eq!(
-        lines,
-        [
-            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
-            "src/Small.cs:3 Small.Run: function_lines 40 > 10 (band 10)",
-            "terms changed on this branch (not applied):",
-            "  inventory: structure-baseline.tsv: src/Big.cs Big.Gone function_lines removed: 30 (tightens)",
-            "  inventory: structure-baseline.tsv: src/Big.cs Big.Mid function_lines 25 -> 15 (tightens)",
-            "  inventory: structure-baseline.tsv: src/Big.cs Big.Old function_lines 20 -> 35 (loosens)",
-            "  inventory: structure-baseline.tsv: src/Small.cs Small.Run function_lines added: 40 (loosens)",
-        ]
-    );
-    let (p, f) = (Some("inventory"), "structure-baseline.tsv");
-    assert_eq!(
-        terms_json(&s),
-        serde_json::json!([
-            change(
-                p,
-                f,
-                "src/Big.cs Big.Gone function_lines",
-                Some("30"),
-                None,
-                false
-            ),
-            change(
-                p,
-                f,
-                "src/Big.cs Big.Mid function_lines",
-                Some("25"),
-                Some("15"),
-                false
-            ),
-            change(
-                p,
-                f,
-                "src/Big.cs Big.Old function_lines",
-                Some("20"),
-                Some("35"),
-                true
-            ),
-            change(
-                p,
-                f,
-                "src/Small.cs Small.Run function_lines",
-                None,
-                Some("40"),
-                true
-            ),
-        ])
+    insta::assert_snapshot!("baseline_entries_changed_text", lines.join("\n"));
+    insta::assert_snapshot!(
+        "baseline_entries_changed_json",
+        pretty_json(&terms_json(&s))
     );
     assert!(pr_summary(&s).ends_with(
         "- inventory: `structure-baseline.tsv`: src/Big.cs Big.Gone function_lines removed: 30 (**tightens**)\n\
@@ -293,55 +160,8 @@ fn contexts_added_and_removed_and_a_baseline_removed() {
         "tools/context.yaml",
         "meta:\n  name: tools\n  workdir: tools\n",
     );
-    assert_eq!(
-        text(&s).1,
-        [
-            "structure judged 0 file(s) in 1 context(s), within their Limits",
-            "structure not judged in web (no baseline at the merge-base); judged: inventory",
-            "terms changed on this branch (not applied):",
-            "  inventory: structure-baseline.tsv: baseline removed: 1 entry (loosens)",
-            "  web: web/context.yaml: context removed (owned web) (loosens)",
-            "  legacy: src/legacy/context.yaml: context added (owns src/legacy, taken from inventory) (loosens)",
-            "  tools: tools/context.yaml: context added (owns tools) (tightens)",
-        ]
-    );
-    assert_eq!(
-        terms_json(&s),
-        serde_json::json!([
-            change(
-                Some("inventory"),
-                "structure-baseline.tsv",
-                "baseline",
-                Some("1 entry"),
-                None,
-                true
-            ),
-            change(
-                Some("web"),
-                "web/context.yaml",
-                "context",
-                Some("web"),
-                None,
-                true
-            ),
-            change(
-                Some("legacy"),
-                "src/legacy/context.yaml",
-                "context",
-                None,
-                Some("src/legacy"),
-                true
-            ),
-            change(
-                Some("tools"),
-                "tools/context.yaml",
-                "context",
-                None,
-                Some("tools"),
-                false
-            ),
-        ])
-    );
+    insta::assert_snapshot!("contexts_changed_text", text(&s).1.join("\n"));
+    insta::assert_snapshot!("contexts_changed_json", pretty_json(&terms_json(&s)));
 }
 
 fn contract(require: Option<bool>) -> String {
@@ -366,45 +186,10 @@ fn a_contracts_require_contract_changed() {
     s.write("guides/README.md", &contract(Some(true)));
     s.write("notes/README.md", &contract(None));
     s.write("plain/README.md", &contract(Some(false)));
-    assert_eq!(
-        text(&s).1,
-        [
-            "structure judged 0 file(s) in 1 context(s), within their Limits",
-            "contracts checked 4 directory(ies) in managed trees: 0 finding(s)",
-            "terms changed on this branch (not applied):",
-            "  docs/README.md: children.require_contract true -> false (loosens)",
-            "  guides/README.md: children.require_contract false -> true (tightens)",
-            "  notes/README.md: children.require_contract removed: true (loosens)",
-        ]
-    );
-    assert_eq!(
-        terms_json(&s),
-        serde_json::json!([
-            change(
-                None,
-                "docs/README.md",
-                "children.require_contract",
-                Some("true"),
-                Some("false"),
-                true
-            ),
-            change(
-                None,
-                "guides/README.md",
-                "children.require_contract",
-                Some("false"),
-                Some("true"),
-                false
-            ),
-            change(
-                None,
-                "notes/README.md",
-                "children.require_contract",
-                Some("true"),
-                None,
-                true
-            ),
-        ])
+    insta::assert_snapshot!("require_contract_changed_text", text(&s).1.join("\n"));
+    insta::assert_snapshot!(
+        "require_contract_changed_json",
+        pretty_json(&terms_json(&s))
     );
     assert!(pr_summary(&s).ends_with(
         "- `docs/README.md`: children.require_contract true -> false (**loosens**)\n\
@@ -447,18 +232,7 @@ fn broken_terms_on_the_branch_are_listed_and_the_base_still_judges() {
     assert_eq!(run.code, 0, "{run:?}");
     let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
     assert_eq!(v["status"], "passed");
-    let p = Some("inventory");
-    assert_eq!(
-        v["terms_changed"],
-        serde_json::json!([
-            change(p, "context.yaml", "unreadable", None,
-                   Some("context.yaml:4: sources entry \"../outside\" leaves the repository (resolved from \".\")"), true),
-            change(p, "structure-baseline.tsv", "unreadable", None,
-                   Some("structure-baseline.tsv:1: value \"many\" is not a positive whole number"), true),
-            change(None, "new/context.yaml", "unreadable", None,
-                   Some("new/context.yaml:2: did not find expected ',' or ']', while parsing a flow sequence"), true),
-        ])
-    );
+    insta::assert_snapshot!("broken_terms_json", pretty_json(&v["terms_changed"]));
 }
 
 #[test]
@@ -475,16 +249,7 @@ fn a_baseline_that_can_tighten_below_its_entry_or_back_within_the_band() {
     );
     let (code, lines) = text(&s);
     assert_eq!(code, 0, "{lines:?}");
-    assert_eq!(
-        lines,
-        [
-            "structure judged 1 file(s) in 1 context(s), within their Limits",
-            "Structure within tolerance:",
-            "  src/Big.cs:18 Big.Other: function_lines 11 > 10 (band 12, baseline 25) (down from 25)",
-            "can tighten: src/Big.cs:3 Big.Old: function_lines 15 (baseline 20)",
-            "can tighten: src/Big.cs:18 Big.Other: function_lines 11 (baseline 25)",
-        ]
-    );
+    insta::assert_snapshot!("can_tighten_text", lines.join("\n"));
     let run = s.gate(&["--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
     assert_eq!(
@@ -496,33 +261,11 @@ fn a_baseline_that_can_tighten_below_its_entry_or_back_within_the_band() {
              "value": 11, "baseline": 25},
         ])
     );
-    assert_eq!(
-        pr_summary(&s),
-        "**Structure passed**: structure judged 1 file(s) in 1 context(s), within their \
-         Limits\n\n\
-         ### Structure within tolerance\n\n\
-         <details><summary>1 divergence(s) the branch didn't make worse</summary>\n\n\
-         - `src/Big.cs` `Big.Other`: function_lines 11 > 10 (band 12, baseline 25) (down from 25)\n\
-         \n</details>\n\n\
-         ### Baseline can tighten\n\n\
-         - `src/Big.cs` `Big.Old`: function_lines 15 (baseline 20)\n\
-         - `src/Big.cs` `Big.Other`: function_lines 11 (baseline 25)\n\n\
-         Run `structgate baseline refresh` to record the lower values, and commit the baseline.\n"
-    );
+    insta::assert_snapshot!("can_tighten_pr_summary", pr_summary(&s));
     // The branch commits the refresh: the lower entries show as terms it changed (the
     // gate still judges by the base's baseline), and no longer as entries that can tighten.
     assert_eq!(s.run(&["baseline", "refresh"]).code, 0);
-    assert_eq!(
-        text(&s).1,
-        [
-            "structure judged 1 file(s) in 1 context(s), within their Limits",
-            "Structure within tolerance:",
-            "  src/Big.cs:18 Big.Other: function_lines 11 > 10 (band 12, baseline 25) (down from 25)",
-            "terms changed on this branch (not applied):",
-            "  inventory: structure-baseline.tsv: src/Big.cs Big.Old function_lines 20 -> 15 (tightens)",
-            "  inventory: structure-baseline.tsv: src/Big.cs Big.Other function_lines removed: 25 (tightens)",
-        ]
-    );
+    insta::assert_snapshot!("can_tighten_refreshed_text", text(&s).1.join("\n"));
 }
 
 #[test]
@@ -638,21 +381,7 @@ fn baseline_header_edits_are_listed_and_loosen_where_a_later_refresh_would_recor
             "  inventory: structure-baseline.tsv: # owned: src -> lib (loosens)",
         ]
     );
-    let (p, f) = (Some("inventory"), "structure-baseline.tsv");
-    assert_eq!(
-        terms_json(&s),
-        serde_json::json!([
-            change(
-                p,
-                f,
-                "# measured with: function_lines",
-                Some("10"),
-                Some("40"),
-                true
-            ),
-            change(p, f, "# owned:", Some("src"), Some("lib"), true),
-        ])
-    );
+    insta::assert_snapshot!("baseline_header_changed_json", pretty_json(&terms_json(&s)));
     assert!(pr_summary(&s).ends_with(
         "- inventory: `structure-baseline.tsv`: # measured with: function_lines 10 -> 40 (**loosens**)\n\
          - inventory: `structure-baseline.tsv`: # owned: src -> lib (**loosens**)\n"

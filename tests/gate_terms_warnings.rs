@@ -6,7 +6,9 @@
 
 use crate::common;
 
-use common::{after_base, cs_class, cs_method, principles, Scenario, BAND_12, INVENTORY};
+use common::{
+    after_base, cs_class, cs_method, pretty_json, principles, Scenario, BAND_12, INVENTORY,
+};
 
 const WARNING: &str = "unknown Limits key function_line (did you mean function_lines?): that \
                        limit is not in force";
@@ -69,28 +71,11 @@ fn every_format_carries_the_terms_warning() {
     let summary = s.abs("summary.md");
     let run = s.gate(&["--pr-summary", summary.to_str().expect("utf-8")]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        s.read("summary.md"),
-        format!(
-            "**Structure passed**: structure judged 1 file(s) in 1 context(s), within their \
-             Limits\n\n\
-             ### Terms warnings\n\n\
-             - `principles.md:6`: {WARNING}\n\n\
-             ### Structure within tolerance\n\n\
-             None.\n"
-        )
-    );
+    insta::assert_snapshot!("terms_warning_pr_summary", s.read("summary.md"));
     let sarif = s.gate(&["--format", "sarif"]);
     let log: serde_json::Value = serde_json::from_str(&sarif.stdout).expect("sarif");
     let notes = &log["runs"][0]["invocations"][0]["toolExecutionNotifications"];
-    assert_eq!(
-        notes,
-        &serde_json::json!([{"level": "warning",
-            "message": {"text": format!("terms warning: principles.md:6: {WARNING}")},
-            "locations": [{"physicalLocation": {"artifactLocation": {
-                "uri": "principles.md", "uriBaseId": "%SRCROOT%"},
-                "region": {"startLine": 6, "endLine": 6}}}]}])
-    );
+    insta::assert_snapshot!("terms_warning_sarif_notifications", pretty_json(notes));
     let github = s.gate(&["--format", "github"]);
     assert!(
         github.stdout.starts_with(&format!(
