@@ -23,19 +23,7 @@ fn limits_shows_values_bands_origins_and_baseline_state() {
     let s = two_contexts();
     let run = s.run(&["limits"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "inventory (services/inventory)\n\
-         \x20 owns: services/inventory/src/Api, services/inventory/src/Core\n\
-         \x20 function_lines        55  band     68  from ## Limits\n\
-         \x20 type_lines           500  band    625  from Project Specifics ### Limits\n\
-         \x20 tolerance_percent     25  from ## Limits\n\
-         \x20 baseline: none (services/inventory/structure-baseline.tsv does not exist)\n\
-         web (web)\n\
-         \x20 owns: web\n\
-         \x20 limits: none (web/principles.md does not exist)\n\
-         \x20 baseline: none (web/structure-baseline.tsv does not exist)\n"
-    );
+    insta::assert_snapshot!(run.stdout);
 }
 
 #[test]
