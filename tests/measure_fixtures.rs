@@ -1,7 +1,6 @@
 //! The measurer against hand-checked fixtures: for every file under `fixtures/measure/`,
-//! what docs/src/reference/measurement.md and docs/src/reference/languages.md say measuring it gives — stated beside the code in the file's own
-//! `expect` lines (see [`stated`]), or for the C# and Rust files in
-//! `fixtures/measure/expected.tsv` — and one loop checks them all.
+//! what docs/src/reference/measurement.md and docs/src/reference/languages.md say measuring it gives, stated beside the code in the file's own
+//! `expect` lines (see [`stated`]), and one loop checks them all.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -16,7 +15,7 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/measure")
 }
 
-/// The rows of one outcome, in the format of `expected.tsv`.
+/// The rows of one outcome: its path, then what [`stated`] reads, tab-separated.
 fn rows_of(outcome: &FileOutcome) -> Vec<String> {
     match outcome {
         FileOutcome::Measured(m) => {
@@ -54,15 +53,13 @@ fn by_path<'a>(rows: impl Iterator<Item = &'a str>) -> BTreeMap<String, Vec<Stri
     map
 }
 
+/// What every fixture states, by path: its own `expect` lines, or for a file that can't
+/// hold a comment (empty, a BOM alone) those of `FILE.expect` beside it.
 fn expected() -> BTreeMap<String, Vec<String>> {
-    let text = std::fs::read_to_string(fixtures().join("expected.tsv")).unwrap();
-    let mut rows: Vec<String> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(str::to_string)
-        .collect();
+    let mut rows: Vec<String> = Vec::new();
     for (path, bytes) in files_under(&fixtures(), "") {
-        rows.extend(stated(&path, &String::from_utf8_lossy(&bytes)));
+        let path = path.strip_suffix(".expect").unwrap_or(&path);
+        rows.extend(stated(path, &String::from_utf8_lossy(&bytes)));
     }
     by_path(rows.iter().map(String::as_str))
 }
@@ -88,22 +85,27 @@ fn files_under(dir: &Path, rel: &str) -> Vec<(String, Vec<u8>)> {
     files
 }
 
-/// The rows a fixture states beside its code, in the format of `expected.tsv`: every line
-/// that, after a comment leader (`//`, `#`, `*`, `--`) and spaces, reads `expect ` and
-/// then one of
+/// The rows a fixture states beside its code: every line (ended by `\n`, `\r\n` or a lone
+/// `\r`) that, after a comment leader (`//`, `#`, `*`, `--`) and spaces, reads `expect `
+/// and then one of
 ///
 /// ```text
-/// file LINES TYPES BYTES        the measured file
-/// function START-END NAME       a function unit (NAME last: it may hold spaces)
-/// type START-END NAME           a type unit
+/// file LINES TYPES BYTES        the measured file: its lines (less Rust test items),
+///                               types, and bytes (LF-normalised, BOM removed)
+/// function START-END NAME       a function unit, 1-based, inclusive (NAME last: it may
+///                               hold spaces)
+/// type START-END NAME           a type unit (impl blocks included)
 /// warning TEXT                  a warning on the measured file
 /// skipped REASON | left-out REASON
 /// ```
 ///
-/// so a fixture of any language describes itself in its own comment syntax.
+/// so a fixture of any language describes itself in its own comment syntax. Every line
+/// number was counted by hand in the fixture; units are listed in their sorted order
+/// (start line, end line descending, name). A file that states nothing (notes.txt) must
+/// yield nothing.
 fn stated(path: &str, text: &str) -> Vec<String> {
     let mut rows = Vec::new();
-    for line in text.lines() {
+    for line in text.split(['\n', '\r']) {
         let line = line.trim_start();
         let Some(rest) = ["//", "#", "*", "--"]
             .iter()
@@ -228,19 +230,19 @@ fn a_missing_target_is_an_error_naming_it() {
 #[test]
 fn too_large_files_are_skipped_before_reading() {
     let options = Options {
-        max_file_size: 100,
+        max_file_size: 200,
         ..Options::default()
     };
     let targets = ["cs/Pricing.cs".to_string(), "cs/Crlf.cs".to_string()];
     let outcomes = measure_tree(&fixtures(), &targets, &options).unwrap();
     let rows: Vec<String> = outcomes.iter().flat_map(rows_of).collect();
-    assert_eq!(rows[0], "cs/Crlf.cs\tfile\t6\t1\t54");
+    assert_eq!(rows[0], "cs/Crlf.cs\tfile\t9\t1\t131");
     let size = std::fs::metadata(fixtures().join("cs/Pricing.cs"))
         .unwrap()
         .len();
     assert_eq!(
         rows.last().unwrap(),
-        &format!("cs/Pricing.cs\tskipped\tlarger than --max-file-size ({size} > 100 bytes)")
+        &format!("cs/Pricing.cs\tskipped\tlarger than --max-file-size ({size} > 200 bytes)")
     );
 }
 
@@ -255,7 +257,7 @@ fn a_generated_header_is_measured_when_not_honoured() {
     assert_eq!(
         rows_of(&outcome),
         [
-            "rust/generated.rs\tfile\t3\t0\t67",
+            "rust/generated.rs\tfile\t4\t0\t126",
             "rust/generated.rs\tfunction\tgen\t3\t3"
         ]
     );

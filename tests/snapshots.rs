@@ -8,7 +8,7 @@ use crate::common;
 use common::{cs_class, principles, Scenario};
 
 /// The run's stdout, with what differs from run to run redacted ([`Scenario::redact`]).
-fn stdout(s: &Scenario, args: &[&str], code: i32) -> String {
+pub fn stdout(s: &Scenario, args: &[&str], code: i32) -> String {
     let run = s.run(args);
     assert_eq!(run.code, code, "{args:?}: {run:?}");
     s.redact(&run.stdout)
