@@ -20,7 +20,7 @@ const MEASURER: &[&str] = &[
 /// The parsers besides the grammars: tree-sitter itself and pulldown-cmark (the import
 /// scan of Markdown files, kept in the cache too). The grammars are every `tree-sitter-*`
 /// dependency in Cargo.toml, read there, so a language added there is stamped too.
-const PARSERS: [&str; 2] = ["tree-sitter", "pulldown-cmark"];
+const PARSERS: &[&str] = &["tree-sitter", "pulldown-cmark"];
 
 fn main() {
     let mut files = Vec::new();
@@ -44,8 +44,8 @@ fn main() {
     let lock = std::fs::read_to_string("Cargo.lock").unwrap_or_default();
     let manifest = std::fs::read_to_string("Cargo.toml").unwrap_or_default();
     let grammars: Vec<String> = PARSERS
-        .into_iter()
-        .map(str::to_string)
+        .iter()
+        .map(|name| name.to_string())
         .chain(grammar_crates(&manifest))
         .map(|name| format!("{name} {}", locked_version(&lock, &name)))
         .collect();
