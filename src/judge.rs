@@ -8,6 +8,7 @@
 //! branch's changes to its own terms do (`review`). Pure: values in, values out.
 
 mod carry;
+mod changed_file;
 pub mod exit;
 mod gate;
 mod groups;
@@ -23,6 +24,10 @@ use crate::limits::Limits;
 use crate::model::{Language, Metric, UnitValue, ValueRef};
 
 pub use carry::{carried, moved_in, units_moved, Moved};
+pub use changed_file::{
+    generated_claim, hidden_code, honours_generated_header, judged_owner, lists_left_out, route,
+    skipped, unmeasurable_hidden, BaseVersion, Fate, JudgedAs, Route,
+};
 pub use exit::{Exit, Failure};
 pub use gate::{
     base_has_no_terms, base_is_head, judges_any, terms_from, terms_warnings, unjudged, worst,
@@ -299,35 +304,14 @@ fn judged<'v>(
     new: bool,
     keep: impl Fn(&Verdict) -> bool,
 ) -> Vec<Finding> {
-    let mut own: Option<(&str, Limits, Allowances)> = None;
-    let none = Allowances::default();
+    let mut own: Option<(&str, FileTerms)> = None;
     values
         .filter_map(|(v, same_name)| {
-            if own.as_ref().is_none_or(|(path, _, _)| *path != v.path) {
-                let limits = limits.for_file(v.path, new);
-                own = Some((v.path, limits, allowances.for_file(v.path)));
+            if own.as_ref().is_none_or(|(path, _)| *path != v.path) {
+                own = Some((v.path, FileTerms::new(limits, allowances, v.path, new)));
             }
-            let (_, file_limits, allowances) = own.as_ref()?;
-            // Past its group's count at the base, a unit has no entry of any kind.
-            let allowances = if same_name.is_some() {
-                &none
-            } else {
-                allowances
-            };
-            let allowance = allowances.get(v.path, v.unit, v.metric);
-            let mut judged = verdict(file_limits, v.metric, v.value, allowance)?;
-            judged.same_name = same_name;
-            match accepted_raise(allowances, &v, &judged) {
-                Some(Ok(raised)) => {
-                    judged = verdict(file_limits, v.metric, v.value, Some(raised))?;
-                    judged.accepted = Some(Growth {
-                        from: allowance,
-                        to: raised,
-                    });
-                }
-                Some(Err(refused)) => judged.growth_refused = Some(refused),
-                None => {}
-            }
+            let (_, terms) = own.as_ref()?;
+            let judged = terms.verdict(&v, same_name)?;
             keep(&judged).then(|| Finding {
                 path: v.path.to_string(),
                 unit: v.unit.to_string(),
@@ -340,6 +324,65 @@ fn judged<'v>(
             })
         })
         .collect()
+}
+
+/// One file's terms, read once for all its values: its own limits (its tier's, and the
+/// new-file limit when it is `new`, docs/src/reference/documents.md#pins-and-tiers) and
+/// the allowances its entries give. Every value `measure`, `baseline` and the gate judge
+/// is judged here.
+pub struct FileTerms<'a> {
+    limits: Limits,
+    allowances: Allowances<'a>,
+}
+
+impl<'a> FileTerms<'a> {
+    pub fn new(limits: &Limits, allowances: &Allowances<'a>, path: &str, new: bool) -> Self {
+        FileTerms {
+            limits: limits.for_file(path, new),
+            allowances: allowances.for_file(path),
+        }
+    }
+
+    /// The verdict on one value of the file; `None` where its metric has no limit. A
+    /// value past its same-name group's count at the base (`same_name`) has no entry of
+    /// any kind; a pin the branch raised is honoured or refused under `--accept-growth`.
+    pub fn verdict(&self, v: &ValueRef, same_name: Option<SameName>) -> Option<Verdict> {
+        let none = Allowances::default();
+        let allowances = if same_name.is_some() {
+            &none
+        } else {
+            &self.allowances
+        };
+        let allowance = allowances.get(v.path, v.unit, v.metric);
+        let mut judged = verdict(&self.limits, v.metric, v.value, allowance)?;
+        judged.same_name = same_name;
+        match accepted_raise(allowances, v, &judged) {
+            Some(Ok(raised)) => {
+                judged = verdict(&self.limits, v.metric, v.value, Some(raised))?;
+                judged.accepted = Some(Growth {
+                    from: allowance,
+                    to: raised,
+                });
+            }
+            Some(Err(refused)) => judged.growth_refused = Some(refused),
+            None => {}
+        }
+        Some(judged)
+    }
+
+    /// [`FileTerms::verdict`] on `value` of `metric` of the unit `unit` of the file at
+    /// `path`, where no same-name group is in question (`measure`).
+    pub fn value(&self, path: &str, unit: &str, metric: Metric, value: u64) -> Option<Verdict> {
+        let v = ValueRef {
+            path,
+            unit,
+            metric,
+            value,
+            start_line: 0,
+            end_line: 0,
+        };
+        self.verdict(&v, None)
+    }
 }
 
 /// True when `limits` limit a metric that applies to files of `language`: a context with

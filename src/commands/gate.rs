@@ -3,10 +3,10 @@
 
 mod ahead;
 mod base;
+mod branch_tree;
+mod changed_files;
 mod contracts;
 mod docs;
-mod judged;
-mod judging;
 mod merge;
 mod moves;
 mod review;
@@ -19,8 +19,9 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::cache;
-use crate::git::{BaseOutcome, BaseTrial, ChangeKind};
+use crate::git::{BaseOutcome, BaseTrial};
 use crate::judge::Exit;
+pub use crate::judge::{Fate, JudgedAs};
 use crate::judge::{Finding, GateOutcome, Moved, TermsFrom, TermsWarning};
 use crate::measure::Options;
 use crate::model::{LeftOutReason, SkipReason};
@@ -93,52 +94,6 @@ impl From<BaseTrial> for BaseTried {
             would_judge: None,
         }
     }
-}
-
-/// How a judged file changed since the base.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub enum JudgedAs {
-    Added,
-    Modified,
-    Renamed { from: String },
-}
-
-impl JudgedAs {
-    fn of(kind: &ChangeKind) -> JudgedAs {
-        match kind {
-            ChangeKind::Added => JudgedAs::Added,
-            ChangeKind::Renamed { from } => JudgedAs::Renamed { from: from.clone() },
-            _ => JudgedAs::Modified,
-        }
-    }
-}
-
-/// What became of one changed file (`--verbose`).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Fate {
-    /// Measured and judged by the terms of `context`.
-    Judged {
-        how: JudgedAs,
-        context: String,
-    },
-    /// No context owns it at the base.
-    NoOwner,
-    /// The context that owns it at the base isn't judged.
-    ContextNotJudged {
-        context: String,
-        reason: NotJudgedReason,
-    },
-    Deleted,
-    /// Not of a measured language.
-    NotMeasured,
-    /// No limit of the owning context applies to its language.
-    NoLimitApplies {
-        context: String,
-    },
-    Skipped(SkipReason),
-    LeftOut(LeftOutReason),
-    /// Fails the gate (docs/src/reference/gate.md#integrity).
-    Unmeasurable(Unmeasurable),
 }
 
 #[derive(Debug, Clone, Default)]
@@ -277,7 +232,7 @@ pub fn run(request: &Request) -> Result<GateReport> {
     let several = dirs.len() > 1;
     let mut sandboxes = Vec::new();
     for dir in &dirs {
-        sandboxes.push(sandbox::judge(dir, request, several)?);
+        sandboxes.push(sandbox::run(dir, request, several)?);
     }
     Ok(merge::merge(sandboxes))
 }

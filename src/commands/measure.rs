@@ -5,12 +5,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, Result};
 
-use crate::baseline::Allowances;
 use crate::cache::{self, Cache};
 use crate::commands::Workspace;
 use crate::judge::Exit;
-use crate::judge::{self, Finding, Verdict};
-use crate::limits::Limits;
+use crate::judge::{self, FileTerms, Finding, Verdict};
 use crate::measure::{self, Options};
 use crate::model::{FileMeasure, FileOutcome, LeftOutReason, Metric, SkipReason, Unit, UnitKind};
 use crate::reason::FileReason;
@@ -93,15 +91,19 @@ impl MeasureReport {
     /// in the registry's order, each with its verdict (`None` where no limit applies).
     pub fn each_unit(&self, file: &MeasuredFile, each: &mut dyn FnMut(&Unit, &[UnitVerdict])) {
         let m = &file.measure;
-        let judge = FileJudge::new(self.owner(file), &m.path);
+        let terms = file_terms(self.owner(file), &m.path);
         // One buffer for every unit: a file holds thousands.
         let mut verdicts = Vec::new();
         for unit in &m.units {
             verdicts.clear();
-            verdicts.extend(unit.values().map(|(metric, value)| UnitVerdict {
-                metric,
-                value,
-                verdict: judge.verdict(&unit.name, metric, value),
+            verdicts.extend(unit.values().map(|(metric, value)| {
+                UnitVerdict {
+                    metric,
+                    value,
+                    verdict: terms
+                        .as_ref()
+                        .and_then(|t| t.value(&m.path, &unit.name, metric, value)),
+                }
             }));
             each(unit, &verdicts);
         }
@@ -111,11 +113,13 @@ impl MeasureReport {
     /// `file_bytes`, `loaded_bytes`), where limited.
     pub fn file_verdicts(&self, file: &MeasuredFile) -> Vec<Verdict> {
         let m = &file.measure;
-        let judge = FileJudge::new(self.owner(file), &m.path);
+        let Some(terms) = file_terms(self.owner(file), &m.path) else {
+            return Vec::new();
+        };
         let name = m.file_name();
         m.file_values()
             .into_iter()
-            .filter_map(|(metric, value)| judge.verdict(name, metric, value))
+            .filter_map(|(metric, value)| terms.value(&m.path, name, metric, value))
             .collect()
     }
 
@@ -125,28 +129,12 @@ impl MeasureReport {
     }
 }
 
-/// One file's terms, read once for all its values: its own limits (its tier's, docs/src/reference/documents.md#pins-and-tiers) and its context's allowances.
-struct FileJudge<'a> {
-    path: &'a str,
-    terms: Option<(Limits, Allowances<'a>)>,
-}
-
-impl<'a> FileJudge<'a> {
-    fn new(owner: Option<&'a ContextTerms>, path: &'a str) -> FileJudge<'a> {
-        let terms = owner.and_then(|o| {
-            let limits = o.limits.as_ref()?.for_file(path, false);
-            Some((limits, o.allowances().for_file(path)))
-        });
-        FileJudge { path, terms }
-    }
-
-    /// The verdict on one value of the unit `unit`; `None` where the metric has no
-    /// limit.
-    fn verdict(&self, unit: &str, metric: Metric, value: u64) -> Option<Verdict> {
-        let (limits, allowances) = self.terms.as_ref()?;
-        let allowance = allowances.get(self.path, unit, metric);
-        judge::verdict(limits, metric, value, allowance)
-    }
+/// The terms of the file at `path`, owned by `owner`, where its context has limits: what
+/// the judge judges each of its values by.
+fn file_terms<'a>(owner: Option<&'a ContextTerms>, path: &str) -> Option<FileTerms<'a>> {
+    let owner = owner?;
+    let limits = owner.limits.as_ref()?;
+    Some(FileTerms::new(limits, &owner.allowances(), path, false))
 }
 
 /// `measure --dump-tree FILE` (`file` relative to `cwd`): the syntax tree of one file and

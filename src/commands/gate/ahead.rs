@@ -1,7 +1,7 @@
 //! The changed files the gate will measure, read and measured ahead of judging, in
 //! parallel (docs/src/reference/gate.md#integrity "parsers are bounded"): a parse that runs
 //! to `--parse-timeout` holds up one thread of several, so slow files wait out their
-//! timeouts side by side, not one after another. Judging then takes each outcome in change
+//! timeouts side by side, not one after another. ChangedFiles then takes each outcome in change
 //! order, exactly as if it had measured the file itself.
 
 use std::collections::HashMap;
@@ -10,8 +10,9 @@ use std::sync::{Mutex, PoisonError};
 use anyhow::Result;
 use rayon::prelude::*;
 
-use super::judged::Judged;
+use super::branch_tree::BranchTree;
 use crate::cache::Cache;
+use crate::judge;
 use crate::measure::{self, Imports, Options};
 use crate::model::{FileOutcome, SkipReason};
 use crate::source::{Entry, FileSource};
@@ -62,7 +63,7 @@ impl Ahead {
 pub(super) struct Reader<'j> {
     pub(super) terms: &'j Terms,
     pub(super) base_tree: &'j dyn FileSource,
-    pub(super) work: &'j Judged,
+    pub(super) work: &'j BranchTree,
     pub(super) imports: &'j Imports<'j>,
     pub(super) options: Options,
     pub(super) memo: &'j Cache,
@@ -76,7 +77,7 @@ impl Reader<'_> {
         };
         let header_at_base = self.generated_at_base(from.unwrap_or(path))?;
         let options = Options {
-            honour_generated_header: header_at_base == Some(true),
+            honour_generated_header: judge::honours_generated_header(header_at_base),
             ..self.options
         };
         let imports = self.terms.reads_imports(path).then_some(self.imports);

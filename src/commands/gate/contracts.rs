@@ -10,14 +10,14 @@ use std::collections::BTreeSet;
 
 use anyhow::Result;
 
-use super::judged::Judged;
+use super::branch_tree::BranchTree;
 use crate::contracts::{self, is_readme, Listing, Outcome, Side};
 use crate::git::{Change, ChangeKind, TreeSource};
 use crate::relpath;
 
 /// Checks the directories `changes` touch in the working tree at `workdir` against the
 /// base tree `base`. No change, no check (and no listing).
-pub(super) fn check(base: &TreeSource, judged: &Judged, changes: &[Change]) -> Result<Outcome> {
+pub(super) fn check(base: &TreeSource, judged: &BranchTree, changes: &[Change]) -> Result<Outcome> {
     if changes.is_empty() {
         return Ok(Outcome::default());
     }

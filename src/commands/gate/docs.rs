@@ -6,7 +6,7 @@
 
 use anyhow::Result;
 
-use super::judging::{judge_file, note_changed_imports, Judging};
+use super::changed_files::{judge_file, note_changed_imports, ChangedFiles};
 use super::{Fate, Sandbox};
 use crate::judge;
 use crate::measure;
@@ -17,7 +17,7 @@ use crate::terms::ContextTerms;
 /// Judges `loaded_bytes` (`chain_bytes`) of every unchanged Markdown document, owned by a
 /// judged context that limits it, whose imports (chain) reach a changed file. The documents are read
 /// from the working tree (the index, with `--staged`), through the same measuring path as every other file.
-pub(super) fn judge_importers(judging: &Judging, sb: &mut Sandbox) -> Result<()> {
+pub(super) fn judge_importers(judging: &ChangedFiles, sb: &mut Sandbox) -> Result<()> {
     let limiting: Vec<&ContextTerms> = judging
         .terms
         .contexts
@@ -58,7 +58,7 @@ fn limits_loaded(limits: &crate::limits::Limits) -> bool {
 /// that cannot be measured (too large, not UTF-8) was skipped when it last changed and is
 /// passed over here.
 fn judge_importer(
-    judging: &Judging,
+    judging: &ChangedFiles,
     sb: &mut Sandbox,
     owner: &ContextTerms,
     path: &str,

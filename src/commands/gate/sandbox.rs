@@ -4,7 +4,7 @@ use std::path::Path;
 
 use anyhow::{bail, Result};
 
-use super::judged::Judged;
+use super::branch_tree::BranchTree;
 use super::{docs, ContextState, NotJudged, Request, Sandbox};
 use crate::cache::Cache;
 use crate::git::{Change, ChangeKind, Repo, TreeSource};
@@ -13,8 +13,8 @@ use crate::reason::NotJudgedReason;
 use crate::source::FileSource;
 use crate::terms::{self, ContextTerms, Terms};
 
-/// Judges the working tree holding `dir`.
-pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sandbox> {
+/// Judges the working tree holding `dir`: one sandbox.
+pub(super) fn run(dir: &Path, request: &Request, several: bool) -> Result<Sandbox> {
     let repo = Repo::discover(dir)?;
     let Some(workdir) = repo.workdir().map(Path::to_path_buf) else {
         bail!(
@@ -52,7 +52,7 @@ pub(super) fn judge(dir: &Path, request: &Request, several: bool) -> Result<Sand
     sandbox.ran = true;
     // Measured afresh: no cache for what the gate judges (docs/src/reference/gate.md#integrity).
     let cache = Cache::open(None, false);
-    let judging = super::judging::Judging::new(
+    let judging = super::changed_files::ChangedFiles::new(
         &at.terms,
         &at.tree,
         &at.work,
@@ -99,7 +99,7 @@ struct AtBase {
     /// The base's terms, which the branch's changes to its terms are told against.
     base_terms: Terms,
     /// The working tree, or with `--staged` the index.
-    work: Judged,
+    work: BranchTree,
     /// The terms judged by: the base's, or the branch's on adoption.
     terms: Terms,
     from: TermsFrom,
@@ -119,7 +119,7 @@ impl AtBase {
         let tree = repo.tree_source(&base)?;
         let repo_name = crate::commands::dir_name(workdir);
         let base_terms = terms::load(&tree, &repo_name, &[])?;
-        let work = Judged::open(repo, workdir, request.staged)?;
+        let work = BranchTree::open(repo, workdir, request.staged)?;
         let mut warnings = Vec::new();
         let (mut terms, from) = judging_terms(&base_terms, &work, &repo_name, &mut warnings)?;
         let judged = judge::judges_any(&terms.contexts);
@@ -178,7 +178,7 @@ fn tracked_change(repo: &Repo, changes: &[Change]) -> Result<bool> {
 /// Judges every change, then, with `importers`, the documents whose imports changed
 /// (docs/src/reference/documents.md).
 fn judge_all(
-    judging: &super::judging::Judging,
+    judging: &super::changed_files::ChangedFiles,
     sandbox: &mut Sandbox,
     changes: &[Change],
     importers: bool,
@@ -200,7 +200,7 @@ fn judge_all(
 /// say why.
 fn judging_terms(
     base: &Terms,
-    work: &Judged,
+    work: &BranchTree,
     repo_name: &str,
     warnings: &mut Vec<String>,
 ) -> Result<(Terms, TermsFrom)> {
@@ -228,7 +228,7 @@ fn judging_terms(
 /// `None` after noting that git couldn't list them.
 fn list_changes(
     repo: &Repo,
-    work: &Judged,
+    work: &BranchTree,
     (base, only): (&str, Option<&[String]>),
     sandbox: &mut Sandbox,
 ) -> Option<Vec<Change>> {

@@ -7,18 +7,19 @@ use crate::git::{Change, IndexSource, Repo};
 use crate::source::{FileSource, Listed};
 use crate::work_tree::WorkTree;
 
-pub(super) enum Judged {
+/// The branch as the gate reads it: its working tree, or with `--staged` its index.
+pub(super) enum BranchTree {
     WorkTree(WorkTree),
     Index(Box<IndexSource>),
 }
 
-impl Judged {
+impl BranchTree {
     /// The working tree at `workdir`, or with `staged` the repository's index.
-    pub(super) fn open(repo: &Repo, workdir: &std::path::Path, staged: bool) -> Result<Judged> {
+    pub(super) fn open(repo: &Repo, workdir: &std::path::Path, staged: bool) -> Result<BranchTree> {
         Ok(if staged {
-            Judged::Index(Box::new(repo.index_source()?))
+            BranchTree::Index(Box::new(repo.index_source()?))
         } else {
-            Judged::WorkTree(WorkTree::new(workdir).for_gate())
+            BranchTree::WorkTree(WorkTree::new(workdir).for_gate())
         })
     }
 
@@ -30,9 +31,9 @@ impl Judged {
         only: Option<&[String]>,
     ) -> Result<Vec<Change>> {
         let mut changes = match (self, only) {
-            (Judged::WorkTree(_), Some(only)) => return repo.changes_of(base, only),
-            (Judged::WorkTree(_), None) => repo.changes(base)?,
-            (Judged::Index(_), _) => repo.staged_changes(base)?,
+            (BranchTree::WorkTree(_), Some(only)) => return repo.changes_of(base, only),
+            (BranchTree::WorkTree(_), None) => repo.changes(base)?,
+            (BranchTree::Index(_), _) => repo.staged_changes(base)?,
         };
         if let Some(only) = only {
             changes.retain(|c| only.contains(&c.path));
@@ -42,30 +43,30 @@ impl Judged {
 
     pub(super) fn source(&self) -> &dyn FileSource {
         match self {
-            Judged::WorkTree(w) => w,
-            Judged::Index(i) => i.as_ref(),
+            BranchTree::WorkTree(w) => w,
+            BranchTree::Index(i) => i.as_ref(),
         }
     }
 
     /// Every file and link, for directory contracts (docs/src/reference/contracts.md).
     pub(super) fn entries(&self) -> Result<Vec<Listed>> {
         match self {
-            Judged::WorkTree(w) => crate::contracts::work_entries(w.root(), w.ignores()),
-            Judged::Index(i) => Ok(i.entries()),
+            BranchTree::WorkTree(w) => crate::contracts::work_entries(w.root(), w.ignores()),
+            BranchTree::Index(i) => Ok(i.entries()),
         }
     }
 
     /// The files of a measured language any of the owned entries `dirs` holds, sorted.
     pub(super) fn measured_under(&self, dirs: &[String]) -> Result<Vec<String>> {
         match self {
-            Judged::WorkTree(w) => {
+            BranchTree::WorkTree(w) => {
                 let dirs: Vec<String> = dirs.iter().filter(|d| w.holds_entry(d)).cloned().collect();
                 if dirs.is_empty() {
                     return Ok(Vec::new());
                 }
                 crate::measure::list_measured(w.root(), &dirs, w.ignores())
             }
-            Judged::Index(i) => Ok(i
+            BranchTree::Index(i) => Ok(i
                 .files_under(dirs)
                 .into_iter()
                 .filter(|p| crate::model::Language::of_path(p).is_some())

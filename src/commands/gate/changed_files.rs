@@ -1,29 +1,28 @@
-//! One changed file judged (docs/src/reference/gate.md steps 3–4, docs/src/reference/gate.md#integrity): which judged context owns it at
-//! the base, whether it is left out or listed, and, measured afresh as the working tree
-//! holds it, what its values come to. Nothing leaves the gate's view silently: a link,
-//! a file moved out of every judged context and a file made unmeasurable are each named.
+//! The changed files of one sandbox (docs/src/reference/gate.md steps 3–4), each read
+//! and measured afresh as the branch holds it and handed to the judge: where a file goes
+//! and what becomes of it (judged, left out, skipped, unmeasurable) is the judge's to say
+//! (`judge::route`, `judge::skipped`, `judge::unmeasurable_hidden`, `judge/changed_file.rs`),
+//! and so are its values' verdicts. This records each fate in the sandbox.
 
 use std::collections::BTreeSet;
 
 use anyhow::Result;
 
 use super::ahead::{Ahead, Read, Reader};
-use super::judged::Judged;
+use super::branch_tree::BranchTree;
 use super::{Fate, JudgedAs, Sandbox};
 use crate::baseline::{Allowances, Baseline};
 use crate::cache::Cache;
 use crate::git::{Change, ChangeKind};
-use crate::judge::{self, BaseCounts, Finding, Moved, SameName};
+use crate::judge::{self, BaseCounts, BaseVersion, Finding, Moved, SameName};
 use crate::measure::{self, Imports, NoMemo, Options};
-use crate::model::{
-    FileMeasure, FileOutcome, Language, LeftOutReason, Metric, SkipReason, UnitValue,
-};
-use crate::reason::{FileReason, Unmeasurable};
+use crate::model::{FileMeasure, FileOutcome, Language, Metric, SkipReason, UnitValue};
+use crate::reason::FileReason;
 use crate::source::FileSource;
 use crate::terms::{ContextTerms, Terms};
 
 /// What judging one sandbox's changes needs.
-pub(super) struct Judging<'a> {
+pub(super) struct ChangedFiles<'a> {
     pub(super) terms: &'a Terms,
     base_tree: &'a dyn FileSource,
     /// Resolves eager imports in the working tree (docs/src/reference/documents.md).
@@ -31,7 +30,7 @@ pub(super) struct Judging<'a> {
     /// Resolves them at the base, for a document the branch may have made unmeasurable.
     base_imports: Imports<'a>,
     /// The working tree, or with `--staged` the index.
-    pub(super) work: &'a Judged,
+    pub(super) work: &'a BranchTree,
     pub(super) options: Options,
     /// Every path the working tree holds that differs from the base.
     pub(super) changed: BTreeSet<String>,
@@ -41,20 +40,20 @@ pub(super) struct Judging<'a> {
     /// The base's and the branch's versions of changed files, for values at the base and
     /// moved units.
     pub(super) versions: super::moves::Versions<'a>,
-    /// What was measured ahead, in parallel ([`Judging::measure_ahead`]).
+    /// What was measured ahead, in parallel ([`ChangedFiles::measure_ahead`]).
     pub(super) ahead: Ahead,
 }
 
-impl<'a> Judging<'a> {
+impl<'a> ChangedFiles<'a> {
     pub(super) fn new(
         terms: &'a Terms,
         base_tree: &'a dyn FileSource,
-        work: &'a Judged,
+        work: &'a BranchTree,
         options: Options,
         changes: &[Change],
         memo: &'a Cache,
-    ) -> Judging<'a> {
-        Judging {
+    ) -> ChangedFiles<'a> {
+        ChangedFiles {
             terms,
             base_tree,
             imports: Imports::new(work.source(), options.max_file_size),
@@ -75,9 +74,7 @@ impl<'a> Judging<'a> {
         let path = change.path.as_str();
         match &fate {
             Fate::Skipped(reason) => sb.skipped.push(FileReason::new(path, reason.clone())),
-            Fate::LeftOut(reason)
-                if change.kind != ChangeKind::Modified || reason.listed_when_modified() =>
-            {
+            Fate::LeftOut(reason) if judge::lists_left_out(&change.kind, reason) => {
                 sb.left_out.push(FileReason::new(path, reason.clone()));
             }
             Fate::Unmeasurable(reason) => {
@@ -89,75 +86,17 @@ impl<'a> Judging<'a> {
         Ok(())
     }
 
-    /// The judged context that owns `path` at the base, or what became of the file.
-    fn judged_owner(&self, path: &str) -> Result<&'a ContextTerms, Fate> {
-        let owner = self.terms.owner(path).ok_or(Fate::NoOwner)?;
-        match judge::unjudged(owner) {
-            Some(reason) => Err(Fate::ContextNotJudged {
-                context: owner.context.name.clone(),
-                reason,
-            }),
-            None => Ok(owner),
-        }
-    }
-
     /// Judges one changed file, if a judged context (at the base) owns it; says what
     /// became of it.
     fn judge_change(&self, sb: &mut Sandbox, change: &Change) -> Result<Fate> {
-        let path = change.path.as_str();
-        let owner = match self.judged_owner(path) {
-            Ok(owner) => owner,
-            Err(fate) => {
-                let unowned = || unowned(self.terms, change, &fate);
-                return Ok(self.moved_out(change).or_else(unowned).unwrap_or(fate));
+        let route = judge::route(self.terms, change);
+        sb.renamed.extend(route.renamed);
+        match route.to {
+            Ok((owner, from)) => {
+                self.measure(sb, owner, &change.path, from.as_deref(), &change.kind)
             }
-        };
-        let from = match &change.kind {
-            ChangeKind::Deleted => return Ok(Fate::Deleted),
-            ChangeKind::Renamed { from } => Some(from.as_str()),
-            ChangeKind::Added | ChangeKind::Modified | ChangeKind::NameNotUtf8 => None,
-            ChangeKind::Submodule => return Ok(Fate::Skipped(SkipReason::Submodule)),
-            ChangeKind::Link => return Ok(Fate::LeftOut(LeftOutReason::SymbolicLink)),
-        };
-        // A context with only code limits judges no Markdown (docs/src/reference/documents.md), and the reverse.
-        match Language::of_path(path) {
-            None => return Ok(Fate::NotMeasured),
-            Some(l) if !judge::limits_apply(owner.limits.as_ref(), l) => {
-                let context = owner.context.name.clone();
-                return Ok(Fate::NoLimitApplies { context });
-            }
-            Some(_) => {}
+            Err(fate) => Ok(fate),
         }
-        if change.kind == ChangeKind::NameNotUtf8 {
-            return Ok(Fate::Skipped(SkipReason::NameNotUtf8));
-        }
-        if let Some(from) = from {
-            sb.renamed.push((from.to_string(), path.to_string()));
-        }
-        if let Some(reason) = measure::left_out_by_path(path) {
-            return Ok(Fate::LeftOut(reason));
-        }
-        // The base's exclude globs: the branch can't exclude its own file.
-        if let Some(reason) = owner.context.excluded(path) {
-            return Ok(Fate::LeftOut(reason));
-        }
-        self.measure(sb, owner, path, from, &change.kind)
-    }
-
-    /// A file renamed out of every judged context's owned directories, from a path one of
-    /// them judged: left out (`moved-out`), naming both paths.
-    fn moved_out(&self, change: &Change) -> Option<Fate> {
-        let ChangeKind::Renamed { from } = &change.kind else {
-            return None;
-        };
-        let old = self.judged_owner(from).ok()?;
-        if !Language::of_path(from).is_some_and(|l| judge::limits_apply(old.limits.as_ref(), l)) {
-            return None;
-        }
-        Some(Fate::LeftOut(LeftOutReason::MovedOut {
-            from: from.clone(),
-            context: old.context.name.clone(),
-        }))
     }
 
     /// Measures a changed file as the working tree holds it and judges its values.
@@ -189,13 +128,12 @@ impl<'a> Judging<'a> {
         };
         Ok(match outcome {
             Some(FileOutcome::Measured(m)) => {
-                if let Some(hidden) = hidden_code(&m) {
-                    if !self.hidden_at_base(path, from)? {
-                        return Ok(Fate::Unmeasurable(hidden));
-                    }
+                let at_base = || self.hidden_at_base(path, from);
+                if let Some(hidden) = judge::unmeasurable_hidden(&m, at_base)? {
+                    return Ok(Fate::Unmeasurable(hidden));
                 }
                 sb.judged.insert(path.to_string());
-                if header_at_base.is_none() && claims_generated {
+                if judge::generated_claim(header_at_base, claims_generated) {
                     sb.generated_claims.push(path.to_string());
                 }
                 self.judge_measured(sb, owner, &m, from, *kind == ChangeKind::Added)?;
@@ -224,9 +162,8 @@ impl<'a> Judging<'a> {
         }
     }
 
-    /// A file the measurer skipped (`binary`: its bytes look binary): unmeasurable, and
-    /// failing, when the branch made it so; a binary file the base didn't measure is left
-    /// out as `binary`; else skipped (docs/src/reference/gate.md#integrity).
+    /// A file the measurer skipped, as the judge rules on it ([`judge::skipped`]), by
+    /// what its version at the base came to.
     pub(super) fn skipped(
         &self,
         path: &str,
@@ -234,14 +171,12 @@ impl<'a> Judging<'a> {
         reason: SkipReason,
         binary: bool,
     ) -> Result<Fate> {
-        if !reason.is_unmeasurable_form() {
-            return Ok(Fate::Skipped(reason));
-        }
-        Ok(match self.at_base(path, from)? {
-            Some(FileOutcome::Measured(_)) => Fate::Unmeasurable(Unmeasurable::Form(reason)),
-            _ if binary => Fate::LeftOut(LeftOutReason::Binary),
-            None => Fate::Unmeasurable(Unmeasurable::Form(reason)),
-            Some(_) => Fate::Skipped(reason),
+        judge::skipped(reason, binary, || {
+            Ok(match self.at_base(path, from)? {
+                None => BaseVersion::Absent,
+                Some(FileOutcome::Measured(_)) => BaseVersion::Measured,
+                Some(_) => BaseVersion::NotMeasured,
+            })
         })
     }
 
@@ -307,7 +242,7 @@ impl<'a> Judging<'a> {
     fn hidden_at_base(&self, path: &str, from: Option<&str>) -> Result<bool> {
         Ok(matches!(
             self.at_base(path, from)?,
-            Some(FileOutcome::Measured(m)) if hidden_code(&m).is_some()
+            Some(FileOutcome::Measured(m)) if judge::hidden_code(&m).is_some()
         ))
     }
 
@@ -323,45 +258,6 @@ impl<'a> Judging<'a> {
             }
         })
     }
-}
-
-/// A changed file of a measured language (Markdown only where some context's terms limit
-/// it) that no judged context owns at the base: left out, `unowned`, naming the context
-/// that owns it where that one isn't judged (docs/src/reference/gate.md#integrity).
-fn unowned(terms: &Terms, change: &Change, fate: &Fate) -> Option<Fate> {
-    let counted = matches!(
-        change.kind,
-        ChangeKind::Added | ChangeKind::Modified | ChangeKind::Renamed { .. }
-    );
-    let language = Language::of_path(&change.path).filter(|_| counted)?;
-    let limited = |l| {
-        let limits = terms.contexts.iter().map(|c| c.limits.as_ref());
-        limits
-            .into_iter()
-            .any(|limits| judge::limits_apply(limits, l))
-    };
-    if language == Language::Markdown && !limited(language) {
-        return None;
-    }
-    let owner = match fate {
-        Fate::ContextNotJudged { context, reason } => {
-            Some(format!("context {context} has {reason}"))
-        }
-        _ => None,
-    };
-    Some(Fate::LeftOut(LeftOutReason::Unowned { owner }))
-}
-
-/// Where a measured file holds code the compiler may read differently from the grammar
-/// (docs/src/reference/gate.md#integrity): a preprocessor directive inside a C# block
-/// comment, or a Java Unicode escape of a comment or literal delimiter.
-fn hidden_code(m: &FileMeasure) -> Option<Unmeasurable> {
-    let directive = m
-        .directive_in_comment
-        .map(|line| Unmeasurable::DirectiveInComment { line });
-    directive.or(m
-        .unicode_escape
-        .map(|line| Unmeasurable::UnicodeEscape { line }))
 }
 
 /// Judges the values of a file owned by `owner`: a renamed file's units are tolerated by
@@ -421,7 +317,7 @@ pub(super) fn changed_paths(changes: &[Change]) -> BTreeSet<String> {
 /// among those it loads, and for one judged for `chain_bytes`, the changed files among
 /// those of its chain (docs/src/reference/documents.md#chains). Gives which of the two metrics reach a changed file.
 pub(super) fn note_changed_imports(
-    judging: &Judging,
+    judging: &ChangedFiles,
     sb: &mut Sandbox,
     owner: &ContextTerms,
     m: &FileMeasure,
@@ -461,8 +357,8 @@ pub(super) fn note_changed_imports(
     reached
 }
 
-impl Judging<'_> {
-    /// Reads and measures, in parallel, every change that [`Judging::change`] will
+impl ChangedFiles<'_> {
+    /// Reads and measures, in parallel, every change that [`ChangedFiles::change`] will
     /// measure, for it to take.
     pub(super) fn measure_ahead(&self, changes: &[Change]) {
         let wanted: Vec<(&str, Option<&str>)> = changes
