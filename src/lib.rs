@@ -1,8 +1,24 @@
 //! structgate: limits reader → measurer → baseline → git feed → one judge → report.
 //!
-//! `main.rs` hands the command line to [`run_with_args`] and maps what comes back to the
-//! process's exit code; everything below returns values. Each command's report value says
-//! its own exit code (`exit()`); this module wires a command to its report.
+//! `main.rs` hands the command line to [`run_with_args`] and the exit code that comes
+//! back to the process; everything below returns values. This module wires a command to
+//! its report and returns the exit code the judge chose (`judge/exit.rs`).
+//!
+//! The layout (docs/dev/architecture.md, the same one), stage by stage:
+//! - the edge: `main.rs`, `cli.rs`, `lib.rs`;
+//! - wiring: `commands/` (one module per subcommand; `commands/gate/`: `base`,
+//!   `branch_tree`, `changed_files`, `ahead`, `docs`, `contracts`, `moves`, `review`,
+//!   `sandbox`, `merge`);
+//! - readers: `context/`, `limits/`, `baseline/`, `terms/`, `contracts/`, `yaml/`,
+//!   `source.rs`, `nearest.rs`;
+//! - git: `git/`, the only code that touches gix;
+//! - measure: `measure/`, `lang/`, `work_tree.rs`, `cache/`;
+//! - decide: `judge/`, every decision (verdicts, the ratchet, each changed file's fate,
+//!   the gate's outcome and its causes, exit codes);
+//! - data: `model/`, `reason/`, `relpath.rs`, `lines.rs`;
+//! - print: `report/`, the only code that prints.
+//!
+//! No module names another that names it back (`tests/module_graph.rs`).
 
 pub mod baseline;
 pub mod cache;
