@@ -10,6 +10,13 @@ holds Rust, each project a bushy tree up to 4 directories deep with about 12 fil
 directory, and one `context.yaml` + `principles.md` for each of `services` and `crates`.
 It does not run git (scripts/bench does).
 
+With `--markdown N`, N of the files are Markdown documents instead (a documentation-heavy
+tree: `--files 20000 --markdown 5000`): the code files are the same as those of a run
+with `--files` minus N, and the documents, drawn from a generator of their own, sit in
+their directories (`README.md`, `design-<word>.md`, ...; median about 3 KB: headings,
+paragraphs, lists, code fences, links and now and then an `@` import of a neighbour), and
+each `principles.md` also limits `file_bytes`, so the documents are judged.
+
 Files: sizes drawn from a log-normal distribution (median about 4 KB; most between 1 and
 20 KB), plus a thin tail of large files (60-400 KB) and, per 10,000 files, one of about
 1 MB whose single method runs to thousands of lines. C#: usings, block or file-scoped
@@ -438,8 +445,72 @@ type_lines: 600
 file_lines: 1200
 types_per_file: 8
 tolerance_percent: 20
-```
+{extra}```
 """
+
+# With documents among the files, their size is limited too.
+MARKDOWN_LIMITS = "file_bytes: 20000\n"
+
+
+def md_paragraph(rng):
+    sentences = []
+    for _ in range(rng.randrange(2, 6)):
+        text = words(rng, 6, 18)
+        if rng.random() < 0.2:
+            text += f" (see [{rng.choice(WORDS)}](../{rng.choice(WORDS)}.md))"
+        if rng.random() < 0.2:
+            text += f" with `{snake(rng)}`"
+        sentences.append(text.capitalize() + ".")
+    return [" ".join(sentences), ""]
+
+
+def md_block(rng, neighbours):
+    choice = rng.randrange(8)
+    if choice == 0:
+        return [f"## {words(rng, 1, 4).capitalize()}", ""]
+    if choice == 1:
+        return [f"- {words(rng, 3, 10)}" for _ in range(rng.randrange(2, 7))] + [""]
+    if choice == 2:
+        lang = rng.choice(["rust", "csharp", "sh", "yaml"])
+        body = [f"{snake(rng)} = {rng.randrange(1000)}" for _ in range(rng.randrange(1, 9))]
+        return [f"```{lang}", *body, "```", ""]
+    if choice == 3 and neighbours:
+        return [f"@{rng.choice(neighbours)}", ""]
+    return md_paragraph(rng)
+
+
+def md_file(rng, neighbours):
+    """A document of log-normal size (median about 3 KB)."""
+    budget = lognormal_int(rng, 3000, 0.9, 200, 60000)
+    lines = [f"# {words(rng, 2, 5).capitalize()}", ""]
+    size = 0
+    while size < budget:
+        block = md_block(rng, neighbours)
+        lines.extend(block)
+        size += sum(len(line) + 1 for line in block)
+    return lines
+
+
+def md_layout(rng, code_paths, count):
+    """`count` document paths in the directories of the code files."""
+    dirs = sorted({os.path.dirname(p) for p in code_paths})
+    paths, seen = [], set()
+    while len(paths) < count:
+        d = rng.choice(dirs)
+        name = "README.md" if rng.random() < 0.3 else \
+            f"{rng.choice(['design', 'notes', 'guide', 'adr'])}-{rng.choice(WORDS)}.md"
+        path = f"{d}/{name}"
+        if path not in seen:
+            seen.add(path)
+            paths.append(path)
+    return sorted(paths)
+
+
+def write(out, path, text):
+    full = os.path.join(out, path)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
 
 
 def main():
@@ -447,27 +518,43 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--files", type=int, default=50000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--markdown", type=int, default=0,
+                        help="how many of the files are Markdown documents")
     args = parser.parse_args()
+    if not 0 <= args.markdown < args.files:
+        parser.error("--markdown must be at least 0 and less than --files")
     rng = random.Random(args.seed)
     total = broken = 0
-    for index, path in enumerate(layout(rng, args.files)):
-        lines = file_lines(rng, path, index, args.files)
+    code = args.files - args.markdown
+    code_paths = layout(rng, code)
+    for index, path in enumerate(code_paths):
+        lines = file_lines(rng, path, index, code)
         if rng.random() < SYNTAX_ERROR_RATE:
             break_syntax(rng, lines, CS_ERRORS if path.endswith(".cs") else RS_ERRORS)
             broken += 1
         text = "\n".join(lines) + "\n"
-        full = os.path.join(args.out, path)
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        with open(full, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        write(args.out, path, text)
+        total += len(text)
+    docs = random.Random(f"markdown {args.seed}")
+    md_paths = md_layout(docs, code_paths, args.markdown)
+    by_dir = {}
+    for path in md_paths:
+        by_dir.setdefault(os.path.dirname(path), []).append(os.path.basename(path))
+    for path in md_paths:
+        name = os.path.basename(path)
+        neighbours = [n for n in by_dir[os.path.dirname(path)] if n != name][:4]
+        text = "\n".join(md_file(docs, neighbours)) + "\n"
+        write(args.out, path, text)
         total += len(text)
     for top in ("services", "crates"):
         os.makedirs(os.path.join(args.out, top), exist_ok=True)
         with open(os.path.join(args.out, top, "context.yaml"), "w") as f:
             f.write(f"meta:\n  name: {top}\n  workdir: {top}\n")
         with open(os.path.join(args.out, top, "principles.md"), "w") as f:
-            f.write(PRINCIPLES.format(name=top))
-    print(f"wrote {args.files} files, {total} bytes, {broken} with a syntax error")
+            extra = MARKDOWN_LIMITS if args.markdown else ""
+            f.write(PRINCIPLES.format(name=top, extra=extra))
+    print(f"wrote {args.files} files ({args.markdown} Markdown), {total} bytes, "
+          f"{broken} with a syntax error")
 
 
 if __name__ == "__main__":

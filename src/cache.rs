@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::git::{blob_id, BlobId, IndexIds, Repo};
 use crate::lang::Lang;
 use crate::measure::{self, Memo, Options, Scan};
-use crate::model::{FileOutcome, SkipReason};
+use crate::model::{FileOutcome, Language, SkipReason};
 
 use store::{Store, KEY_LEN};
 
@@ -36,6 +36,11 @@ const STAMP: &str = concat!(
 /// ([`measure::Scan`]), not a measured outcome: no grammar has this id.
 const SCAN: u8 = u8::MAX - 1;
 
+/// The `grammar` of a key whose entry is a Markdown document's outcome: a document is
+/// measured in bytes and lines, by no grammar (docs/src/reference/documents.md). What it
+/// loads depends on other files and is never kept.
+const DOCUMENT: u8 = u8::MAX - 2;
+
 /// What a cache entry is keyed by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Key {
@@ -45,10 +50,10 @@ pub(crate) struct Key {
 }
 
 impl Key {
-    fn new(id: BlobId, lang: &Lang, options: &Options) -> Key {
+    fn new(id: BlobId, grammar: u8, options: &Options) -> Key {
         Key {
             id: id.0,
-            grammar: lang.grammar_id(),
+            grammar,
             honour_generated_header: u8::from(options.honour_generated_header),
         }
     }
@@ -135,29 +140,29 @@ impl Cache {
     /// The cached outcome of a tracked, stat-clean file, found without reading it.
     fn clean_hit(&self, rel: &str, options: &Options) -> Option<FileOutcome> {
         let (store, index) = (self.store.as_ref()?, self.index.as_ref()?);
-        let lang = cacheable(rel)?;
+        let grammar = cacheable(rel)?;
         let (id, size) = index.clean_id(rel)?;
         if size > options.max_file_size {
             return None;
         }
-        self.lookup(store, &Key::new(id, lang, options), rel)
+        self.lookup(store, &Key::new(id, grammar, options), rel)
     }
 
     fn measure_bytes(&self, path: &str, bytes: &[u8], options: &Options) -> Option<FileOutcome> {
         let size = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
-        let lang = cacheable(path).filter(|_| size <= options.max_file_size);
-        let Some(lang) = lang else {
+        let grammar = cacheable(path).filter(|_| size <= options.max_file_size);
+        let Some(grammar) = grammar else {
             // Left out by its path, too large, or not a measured language: not parsed.
             return measure::measure_file(path, bytes, options);
         };
         let Some(store) = self.store.as_ref() else {
-            return self.parse(path, bytes, options);
+            return self.parse(path, bytes, options, grammar);
         };
-        let key = Key::new(self.id_of(path, bytes), lang, options);
+        let key = Key::new(self.id_of(path, bytes), grammar, options);
         if let Some(hit) = self.lookup(store, &key, path) {
             return Some(hit);
         }
-        let outcome = self.parse(path, bytes, options)?;
+        let outcome = self.parse(path, bytes, options, grammar)?;
         if !lasting(&outcome) {
             return Some(outcome);
         }
@@ -181,9 +186,16 @@ impl Cache {
         }
     }
 
-    fn parse(&self, path: &str, bytes: &[u8], options: &Options) -> Option<FileOutcome> {
+    /// Measures `bytes`; counted as parsed unless a document (no grammar parses it).
+    fn parse(
+        &self,
+        path: &str,
+        bytes: &[u8],
+        options: &Options,
+        grammar: u8,
+    ) -> Option<FileOutcome> {
         let outcome = measure::measure_file(path, bytes, options);
-        if outcome.is_some() {
+        if outcome.is_some() && grammar != DOCUMENT {
             self.parsed.fetch_add(1, Ordering::Relaxed);
         }
         outcome
@@ -195,7 +207,9 @@ impl Cache {
             store.forget(key);
             return None;
         };
-        self.cached.fetch_add(1, Ordering::Relaxed);
+        if key.grammar != DOCUMENT {
+            self.cached.fetch_add(1, Ordering::Relaxed);
+        }
         Some(with_path(outcome, path))
     }
 }
@@ -214,11 +228,16 @@ fn lasting(outcome: &FileOutcome) -> bool {
     )
 }
 
-/// The grammar of a file whose outcome depends on its own bytes alone, unless a path
-/// rule leaves it out (those are decided without reading it: nothing to cache).
-fn cacheable(path: &str) -> Option<&'static Lang> {
-    let lang = Lang::for_path(path)?;
-    measure::left_out_by_path(path).is_none().then_some(lang)
+/// The grammar of a file whose outcome depends on its own bytes alone ([`DOCUMENT`] for a
+/// Markdown document), unless a path rule leaves it out (those are decided without
+/// reading it: nothing to cache).
+fn cacheable(path: &str) -> Option<u8> {
+    let grammar = match Lang::for_path(path) {
+        Some(lang) => lang.grammar_id(),
+        None if Language::of_path(path) == Some(Language::Markdown) => DOCUMENT,
+        None => return None,
+    };
+    measure::left_out_by_path(path).is_none().then_some(grammar)
 }
 
 /// A cached outcome for the file at `path` (the same bytes may sit at several paths).

@@ -9,6 +9,7 @@
 //! reads files as they are on disk (docs/src/reference/gate.md "Files").
 
 mod base;
+mod base_index;
 mod changes;
 mod commit_tree;
 mod index;

@@ -1,7 +1,7 @@
 //! `structgate hook` driven the way Claude Code and Codex drive it: a recorded event on
 //! stdin, the exit code and stderr the host hands the model.
 
-use crate::common::{cs_class, Scenario};
+use crate::common::{cs_class, Scenario, BAND_12};
 
 /// A Claude Code `PostToolUse` event for the `Edit` tool on `file` (absolute), as the host
 /// sends it.
@@ -86,6 +86,28 @@ fn a_baselined_unit_grown_past_its_entry_names_the_baseline() {
     assert_eq!(
         second,
         Some("src/Big.cs:3 Big.Old: function_lines 21 > 10 (band 12, baseline 20)")
+    );
+}
+
+/// The answer after an edit reads the base's trees only where the base and the index
+/// differ (docs/src/reference/hook.md#speed): here a directory's tree the index vouches for
+/// is missing from the object store, as in a partial clone, and the answer is the same.
+#[test]
+fn an_edit_is_answered_without_the_trees_the_index_vouches_for() {
+    let s = Scenario::inventory(BAND_12);
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 5)]));
+    s.write("tools/deep/Gen.cs", &cs_class("Gen", &[("Long", 3)]));
+    s.cut_feature();
+    let tools = s.git_ok(&["rev-parse", "main:tools"]);
+    let tools = tools.trim();
+    let objects = s.path().join(".git/objects").join(&tools[..2]);
+    std::fs::remove_file(objects.join(&tools[2..])).expect("a loose tree object");
+    s.write("src/Small.cs", &cs_class("Small", &[("Run", 14)]));
+    let run = s.run_stdin(&["hook"], &claude_edit(&s, "src/Small.cs"));
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stderr.lines().nth(1),
+        Some("src/Small.cs:3 Small.Run: function_lines 14 > 10 (band 12)")
     );
 }
 

@@ -55,11 +55,11 @@ fn direct(options: &Options) -> Vec<Option<FileOutcome>> {
         .collect()
 }
 
-/// Files the measurer parses (a measured language, not left out by path).
+/// Files the measurer parses (a language with a grammar, not left out by path).
 fn parsed_count() -> usize {
     fixture_files()
         .iter()
-        .filter(|(p, _)| super::cacheable(p).is_some())
+        .filter(|(p, _)| super::cacheable(p).is_some_and(|g| g != super::DOCUMENT))
         .count()
 }
 
@@ -83,6 +83,29 @@ fn a_second_run_parses_nothing_and_gives_exactly_what_measuring_gives() {
     assert_eq!(s2, stats(0, n));
     assert_eq!(first, direct(&options));
     assert_eq!(second, direct(&options));
+}
+
+#[test]
+fn a_documents_outcome_is_kept_by_its_bytes_and_counted_as_neither_parse_nor_hit() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = Options::default();
+    let doc = b"# Rules\n\nKeep it short.\n";
+    let cache = cache_in(dir.path(), STAMP);
+    let first = cache.measure_bytes("AGENTS.md", doc, &options).unwrap();
+    assert_eq!(cache.finish(), stats(0, 0));
+    assert_eq!(
+        first,
+        measure::measure_file("AGENTS.md", doc, &options).unwrap()
+    );
+    let cache = cache_in(dir.path(), STAMP);
+    let store = cache.store.as_ref().unwrap();
+    let key = super::Key::new(crate::git::blob_id(doc), super::DOCUMENT, &options);
+    let kept = cache.lookup(store, &key, "docs/CLAUDE.md").unwrap();
+    assert_eq!(
+        kept,
+        measure::measure_file("docs/CLAUDE.md", doc, &options).unwrap()
+    );
+    assert_eq!(cache.finish(), stats(0, 0));
 }
 
 #[test]

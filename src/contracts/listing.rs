@@ -38,18 +38,23 @@ impl Listing {
     pub fn new(entries: impl IntoIterator<Item = Listed>) -> Listing {
         let mut listing = Listing::default();
         for entry in entries {
-            let mut dir = parent(&entry.path).to_string();
+            let mut dir = parent(&entry.path);
             if is_readme(file_name(&entry.path)) {
-                let files = &mut listing.readmes.entry(dir.clone()).or_default().files;
+                let files = &mut listing.readmes.entry(dir.to_string()).or_default().files;
                 files.push(entry.clone());
                 files.sort();
             }
-            while listing.dirs.insert(dir.clone()) && !dir.is_empty() {
-                if is_readme(file_name(&dir)) {
-                    let up = parent(&dir).to_string();
-                    listing.readmes.entry(up).or_default().directory = Some(dir.clone());
+            // Each directory is named once, however many files it holds.
+            while !listing.dirs.contains(dir) {
+                listing.dirs.insert(dir.to_string());
+                if dir.is_empty() {
+                    break;
                 }
-                dir = parent(&dir).to_string();
+                if is_readme(file_name(dir)) {
+                    let up = parent(dir).to_string();
+                    listing.readmes.entry(up).or_default().directory = Some(dir.to_string());
+                }
+                dir = parent(dir);
             }
         }
         listing

@@ -7,7 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::{anyhow, Result};
+use gix::bstr::{BStr, ByteSlice as _};
 use gix::diff::index::ChangeRef;
+use gix::index::entry::Flags;
 use gix::ObjectId;
 
 use super::renames::{self, Pending};
@@ -51,11 +53,19 @@ pub(super) fn list(
              index again"
         ));
     }
-    let tree_index = tree_index(repo, base_tree, &index)?;
     let tree = repo.find_tree(base_tree).map_err(plain)?;
+    let at_paths = match (workdir, only) {
+        (Some(_), Some(paths)) => tree_index_at(&tree, &index, paths)?,
+        _ => None,
+    };
     let mut ledger = Ledger::new(tree);
-    for change in &tree_index {
-        ledger.tree_index(change)?;
+    match at_paths {
+        Some(records) => ledger.records.extend(records),
+        None => {
+            for change in &tree_index(repo, base_tree, &index)? {
+                ledger.tree_index(change)?;
+            }
+        }
     }
     if let Some(workdir) = workdir {
         let seen = match only {
@@ -94,14 +104,64 @@ fn tree_index(
     base_tree: ObjectId,
     index: &gix::index::File,
 ) -> Result<Vec<gix::diff::index::Change>> {
-    let rewrites = gix::status::tree_index::TrackRenames::Given(gix::diff::Rewrites::default());
-    let mut changes = Vec::new();
-    repo.tree_index_status(&base_tree, index, None, rewrites, |change, _, _| {
-        changes.push(change.into_owned());
-        Ok(std::ops::ControlFlow::Continue(()))
-    })
-    .map_err(plain)?;
-    Ok(changes)
+    super::base_index::status(repo, base_tree, index)
+}
+
+/// Leg 1 at `paths` alone (`structgate hook`, docs/src/reference/hook.md#speed), when each
+/// is a file, link or submodule both in the base tree and in the index (one entry, stage
+/// 0, not intent-to-add): such a path is unchanged or modified, and git's rename
+/// detection pairs only deletions with additions (copies are not looked for), so nothing
+/// else in the base or the index bears on what it is. `None` when a path is anything
+/// else: the two are compared whole then.
+fn tree_index_at(
+    tree: &gix::Tree<'_>,
+    index: &gix::index::File,
+    paths: &[String],
+) -> Result<Option<Vec<(String, Record)>>> {
+    let mut records = Vec::new();
+    for path in paths {
+        let Some(entry) = single_entry(index, path) else {
+            return Ok(None);
+        };
+        let Some(base) = tree.lookup_entry_by_path(path).map_err(plain)? else {
+            return Ok(None);
+        };
+        let Some(mode) = index_mode(base.mode()) else {
+            return Ok(None);
+        };
+        let id = base.object_id();
+        if entry.id != id || entry.mode != mode {
+            let from = origin(path.clone(), mode, id);
+            records.push((path.clone(), moved(from, entry.mode)));
+        }
+    }
+    Ok(Some(records))
+}
+
+/// The index's one entry at `path`, when it has exactly one, unconflicted and not
+/// intent-to-add (what leg 1 compares).
+fn single_entry<'i>(index: &'i gix::index::File, path: &str) -> Option<&'i gix::index::Entry> {
+    let key: &BStr = path.as_bytes().as_bstr();
+    let entries = index.entries();
+    let at = entries.partition_point(|e| e.path(index) < key);
+    let entry = entries.get(at).filter(|e| e.path(index) == key)?;
+    let another = entries.get(at + 1).is_some_and(|e| e.path(index) == key);
+    let plain = entry.stage_raw() == 0 && !entry.flags.contains(Flags::INTENT_TO_ADD);
+    (plain && !another).then_some(entry)
+}
+
+/// The index's mode of a base tree entry, as git reads a tree into an index; `None` for a
+/// directory.
+fn index_mode(mode: gix::object::tree::EntryMode) -> Option<gix::index::entry::Mode> {
+    use gix::index::entry::Mode;
+    use gix::object::tree::EntryKind;
+    match mode.kind() {
+        EntryKind::Tree => None,
+        EntryKind::Blob => Some(Mode::FILE),
+        EntryKind::BlobExecutable => Some(Mode::FILE_EXECUTABLE),
+        EntryKind::Link => Some(Mode::SYMLINK),
+        EntryKind::Commit => Some(Mode::COMMIT),
+    }
 }
 
 struct Ledger<'repo> {

@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use anyhow::Result;
+use anyhow::{Context as _, Result};
 use gix::ObjectId;
 
 use super::Explain as _;
@@ -57,20 +57,28 @@ impl TreeSource {
         Ok(self.listing()?.entries.clone())
     }
 
+    /// Read with the help of the index's cache tree where the repository has a readable
+    /// index (`super::base_index`): the trees the index vouches for are not read.
     fn list(&self) -> Result<Listing> {
         let repo = self.repo.to_thread_local();
-        let listed = repo
-            .find_tree(self.tree)
-            .and_then(|tree| tree.traverse().breadthfirst.files())
-            .explain(|| format!("listing the files of commit {}", self.commit))?;
+        let index = repo.index_or_empty().ok();
+        let empty = gix::index::State::new(repo.object_hash());
+        let assist: &gix::index::State = match &index {
+            Some(index) => index,
+            None => &empty,
+        };
+        let state = super::base_index::base_state(&repo, self.tree, assist)
+            .with_context(|| format!("listing the files of commit {}", self.commit))?;
         let mut entries = Vec::new();
         let mut not_utf8 = Vec::new();
-        for entry in listed.into_iter().filter(|e| e.mode.is_blob_or_symlink()) {
-            match crate::relpath::name_of_bytes(&entry.filepath) {
-                Name::Utf8(path) => entries.push(Listed {
-                    path,
-                    link: entry.mode.is_link(),
-                }),
+        for entry in state.entries() {
+            use gix::index::entry::Mode;
+            let link = entry.mode == Mode::SYMLINK;
+            if !link && entry.mode != Mode::FILE && entry.mode != Mode::FILE_EXECUTABLE {
+                continue;
+            }
+            match crate::relpath::name_of_bytes(entry.path(&state)) {
+                Name::Utf8(path) => entries.push(Listed { path, link }),
                 Name::NotUtf8(shown) => not_utf8.push(shown),
             }
         }

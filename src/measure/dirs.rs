@@ -313,7 +313,12 @@ fn measure_path(
         return Some(left_out(rel, reason));
     }
     if let Some(outcome) = memo.recall(rel, options) {
-        return Some(outcome);
+        // A document whose imports are read needs its bytes still (measure_file_in).
+        let document =
+            matches!(&outcome, FileOutcome::Measured(m) if m.language == Language::Markdown);
+        if imports.is_none() || !document {
+            return Some(outcome);
+        }
     }
     let abs = root.join(rel);
     let size = match std::fs::symlink_metadata(&abs) {

@@ -17,6 +17,7 @@ fn each_path_is_what_the_full_listing_says_of_it() {
         "moved",
         "plain",
         "staged_mv",
+        "chmod",
     ] {
         s.write(&format!("src/{name}.rs"), &lines(name));
     }
@@ -35,6 +36,7 @@ fn each_path_is_what_the_full_listing_says_of_it() {
     std::fs::create_dir_all(s.root.join("lib")).unwrap();
     s.git(&["mv", "src/staged_mv.rs", "lib/staged_mv.rs"]);
     s.rename("src/plain.rs", "lib/plain.rs");
+    s.git(&["update-index", "--chmod=+x", "src/chmod.rs"]);
     let full = s.repo().changes(&base).unwrap();
     let paths = [
         "src/keep.rs",
@@ -48,6 +50,7 @@ fn each_path_is_what_the_full_listing_says_of_it() {
         "src/gone.rs",
         "lib/staged_mv.rs",
         "lib/plain.rs",
+        "src/chmod.rs",
         "nowhere.rs",
     ];
     for path in paths {
@@ -63,4 +66,40 @@ fn each_path_is_what_the_full_listing_says_of_it() {
             change("src/unstaged.rs", ChangeKind::Modified)
         ]
     );
+}
+
+/// Only the trees where the base and the index differ are read: a directory the index's
+/// cache tree vouches for (here one whose tree is missing from the object store, as in a
+/// partial clone) is taken from the index, by the whole listing and by one path's.
+#[test]
+fn trees_the_index_vouches_for_are_not_read() {
+    let s = Scenario::new();
+    s.write("src/edited.rs", &lines("edited"));
+    s.write("src/staged.rs", &lines("staged"));
+    s.write("elsewhere/deep/other.rs", &lines("other"));
+    let base = s.commit("c1");
+    s.write("src/edited.rs", &lines("edited, now"));
+    s.write("src/staged.rs", &lines("staged, now"));
+    s.git(&["add", "src/staged.rs"]);
+    let elsewhere = s.git(&["rev-parse", "HEAD:elsewhere"]);
+    let elsewhere = elsewhere.trim();
+    let loose = s
+        .root
+        .join(".git/objects")
+        .join(&elsewhere[..2])
+        .join(&elsewhere[2..]);
+    std::fs::remove_file(&loose).unwrap();
+    let repo = s.repo();
+    let modified = |path: &str| change(path, ChangeKind::Modified);
+    assert_eq!(
+        repo.changes(&base).unwrap(),
+        [modified("src/edited.rs"), modified("src/staged.rs")]
+    );
+    let only = |path: &str| repo.changes_of(&base, &[path.to_string()]).unwrap();
+    assert_eq!(only("src/edited.rs"), [modified("src/edited.rs")]);
+    assert_eq!(only("src/staged.rs"), [modified("src/staged.rs")]);
+    // Changed and staged there, the directory is read from its trees, and found missing.
+    s.write("elsewhere/deep/other.rs", &lines("other, now"));
+    s.git(&["add", "elsewhere/deep/other.rs"]);
+    assert!(s.repo().changes(&base).is_err());
 }
