@@ -11,6 +11,7 @@ mod loaded;
 mod parse;
 mod parser_text;
 mod rules;
+pub mod shape;
 mod syntax_walk;
 
 use std::time::Duration;

@@ -459,7 +459,15 @@ mod tests {
                 "a.rs types_per_file 1 1-40",
                 "S type_lines 5 1-5",
                 "S function_lines 3 7-9",
+                "S function_params 0 7-9",
+                "S function_nesting 0 7-9",
+                "S function_cyclomatic 0 7-9",
+                "S function_cognitive 0 7-9",
                 "f function_lines 19 22-40",
+                "f function_params 0 10-20",
+                "f function_nesting 0 10-20",
+                "f function_cyclomatic 0 10-20",
+                "f function_cognitive 0 10-20",
             ]
         );
     }

@@ -205,7 +205,8 @@ fn measure_marks_tolerated_units() {
     assert_eq!(run.code, 0, "{run:?}");
     assert!(
         run.stdout
-            .contains("  A.Long  15 lines  tolerated (limit 10, band 10, baseline 15)\n"),
+            .contains("  A.Long  15 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  tolerated (limit 10, \
+                 band 10, baseline 15)\n"),
         "{}",
         run.stdout
     );

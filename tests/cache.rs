@@ -121,7 +121,7 @@ fn an_edited_file_alone_is_measured_afresh() {
     assert!(
         edited
             .stdout
-            .contains("src/a.rs:1  function  a      9 lines\n"),
+            .contains("src/a.rs:1  function  a      9 lines  params 0  nesting 0  cyclomatic 1  cognitive 0\n"),
         "{}",
         edited.stdout
     );
@@ -312,7 +312,7 @@ fn a_file_an_attribute_converts_is_hashed_from_its_bytes_and_the_rest_keep_the_i
     assert_eq!(warm.stdout, cold.stdout);
     assert!(
         warm.stdout
-            .contains("conv/long.rs:3    function  b         3 lines\n"),
+            .contains("conv/long.rs:3    function  b         3 lines  params 0  nesting 0  cyclomatic 1  cognitive 0\n"),
         "{}",
         warm.stdout
     );

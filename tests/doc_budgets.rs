@@ -94,7 +94,8 @@ fn json_gives_bytes_loaded_bytes_and_imports() {
              "chain_bytes": 55, "chain": [], "context": "docs", "units": []},
             {"path": "src/lib.rs", "language": "rust", "lines": 1, "types": 0, "bytes": 10,
              "context": null,
-             "units": [{"name": "f", "kind": "function", "start_line": 1, "end_line": 1, "lines": 1}]},
+             "units": [{"name": "f", "kind": "function", "start_line": 1, "end_line": 1, "lines": 1,
+                        "params": 0, "nesting": 0, "cyclomatic": 1, "cognitive": 0}]},
         ])
     );
 }

@@ -29,7 +29,7 @@ fn every_bad_value_of_pinned_tiers_and_new_file_bytes_is_exit_2_naming_file_line
         (
             "file_bytes: 100\npinned: [file_bytes, bogus]\n",
             "docs/principles.md:7: pinned: \"bogus\" is not a metric key (known: chain_bytes, file_bytes, \
-             file_lines, function_lines, loaded_bytes, type_lines, types_per_file)",
+             file_lines, function_cognitive, function_cyclomatic, function_lines, function_nesting, function_params, loaded_bytes, type_lines, types_per_file)",
         ),
         (
             "file_bytes: 100\npinned: [loaded_bytes]\n",

@@ -151,13 +151,17 @@ fn sarif_rules_name_every_metric_with_help() {
             "chain_bytes",
             "file_bytes",
             "file_lines",
+            "function_cognitive",
+            "function_cyclomatic",
             "function_lines",
+            "function_nesting",
+            "function_params",
             "loaded_bytes",
             "type_lines",
             "types_per_file"
         ]
     );
-    let help = rules[3]["help"]["text"].as_str().expect("help text");
+    let help = rules[5]["help"]["text"].as_str().expect("help text");
     assert!(
         help.starts_with("function_lines limits the lines of one function, method,"),
         "{help}"
@@ -167,7 +171,7 @@ fn sarif_rules_name_every_metric_with_help() {
         "{help}"
     );
     assert_eq!(
-        rules[3]["shortDescription"]["text"],
+        rules[5]["shortDescription"]["text"],
         "A function past its line limit"
     );
 }

@@ -125,10 +125,10 @@ fn a_limit_the_baseline_does_not_record_is_judged_and_said_by_every_command() {
         (measured.code, measured.stdout.as_str(), measured.stderr.as_str()),
         (
             1,
-            "src/Big.cs:1   file      Big.cs   26 lines, 1 type(s), 443 bytes  ok\n\
-             src/Big.cs:1   type      Big      26 lines  excess: type_lines 26 > 15 (band 18)\n\
-             src/Big.cs:3   function  Big.Old  20 lines  tolerated (limit 10, band 12, baseline 20)\n\
-             src/Big.cs:23  function  Big.New  3 lines   ok\n\
+            "src/Big.cs:1   file      Big.cs   26 lines, 1 type(s), 443 bytes                            ok\n\
+             src/Big.cs:1   type      Big      26 lines                                                  excess: type_lines 26 > 15 (band 18)\n\
+             src/Big.cs:3   function  Big.Old  20 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  tolerated (limit 10, band 12, baseline 20)\n\
+             src/Big.cs:23  function  Big.New  3 lines  params 0  nesting 0  cyclomatic 1  cognitive 0   ok\n\
              measured 1 file(s): 2 function(s), 1 type(s); 1 excess(es), 0 divergence(s), 1 \
              tolerated by the baseline\n",
             warning.as_str()

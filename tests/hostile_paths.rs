@@ -104,7 +104,11 @@ fn symbolic_links_out_of_the_repository_and_in_loops_are_never_followed() {
          src/real.rs\treal.rs\tfile_bytes\t65\t1\t5\t-\n\
          src/real.rs\treal.rs\tfile_lines\t5\t1\t5\t-\n\
          src/real.rs\treal.rs\ttypes_per_file\t0\t1\t5\t-\n\
-         src/real.rs\treal\tfunction_lines\t5\t1\t5\texcess\n"
+         src/real.rs\treal\tfunction_lines\t5\t1\t5\texcess\n\
+         src/real.rs\treal\tfunction_params\t0\t1\t5\t-\n\
+         src/real.rs\treal\tfunction_nesting\t0\t1\t5\t-\n\
+         src/real.rs\treal\tfunction_cyclomatic\t1\t1\t5\t-\n\
+         src/real.rs\treal\tfunction_cognitive\t0\t1\t5\t-\n"
     );
     // The baseline link is not read as a baseline, and is replaced, not written through.
     let run = s.run(&["baseline", "init"]);

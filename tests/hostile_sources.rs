@@ -35,9 +35,9 @@ fn top_level_statements_that_grow_are_a_function_that_grew() {
     let measured = s.run(&["measure", "src/Program.cs"]);
     assert_eq!(
         measured.stdout,
-        "src/Program.cs:1    file      Program.cs  305 lines, 1 type(s), 9227 bytes  ok\n\
-         src/Program.cs:3    function  <Main>$     301 lines  excess: function_lines 301 > 10 (band 12)\n\
-         src/Program.cs:303  function  Twice       1 line     ok\n\
+        "src/Program.cs:1    file      Program.cs  305 lines, 1 type(s), 9227 bytes                           ok\n\
+         src/Program.cs:3    function  <Main>$     301 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  excess: function_lines 301 > 10 (band 12)\n\
+         src/Program.cs:303  function  Twice       1 line  params 1  nesting 0  cyclomatic 1  cognitive 0     ok\n\
          src/Program.cs:305  type      Helper      1 line\n\
          measured 1 file(s): 2 function(s), 1 type(s); 1 excess(es), \
          0 divergence(s), 0 tolerated by the baseline\n"

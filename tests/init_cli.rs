@@ -36,7 +36,9 @@ fn init_writes_the_context_its_principles_and_its_baseline_and_says_what_next() 
          sources, from the project files found (check them in context.yaml):\n\
          \x20 crates/engine  a workspace member in Cargo.toml\n\
          \x20 src/Shop.Api   from src/Shop.Api/Shop.Api.csproj\n\
-         limits: function_lines 55, type_lines 400, file_lines 1000, types_per_file 10, tolerance_percent 25\n\
+         limits: function_lines 55, function_params 6, function_nesting 4, \
+         function_cyclomatic 15, function_cognitive 15, type_lines 400, file_lines 1000, \
+         types_per_file 10, tolerance_percent 25\n\
          SHOP: wrote structure-baseline.tsv with 1 unit(s)\n\
          next: commit them on a branch and gate it (until it merges, the gate judges it by \
          the terms it adds), then open the pull request:\n\
@@ -57,11 +59,12 @@ fn init_writes_the_context_its_principles_and_its_baseline_and_says_what_next() 
          \x20 - src/Shop.Api   # from src/Shop.Api/Shop.Api.csproj\n"
     );
     assert!(
-        s.read("principles.md").contains(
-            "## Limits\n\n"
-        ) && s.read("principles.md").contains(
-            "```yaml\nfunction_lines: 55\ntype_lines: 400\nfile_lines: 1000\ntypes_per_file: 10\ntolerance_percent: 25\n```\n"
-        ),
+        s.read("principles.md").contains("## Limits\n\n")
+            && s.read("principles.md").contains(
+                "```yaml\nfunction_lines: 55\nfunction_params: 6\nfunction_nesting: 4\n\
+             function_cyclomatic: 15\nfunction_cognitive: 15\ntype_lines: 400\n\
+             file_lines: 1000\ntypes_per_file: 10\ntolerance_percent: 25\n```\n"
+            ),
         "{}",
         s.read("principles.md")
     );

@@ -302,7 +302,7 @@ fn every_extension_is_cached_by_its_grammar() {
     let casts: Vec<&str> = warm
         .stdout
         .lines()
-        .filter(|l| l.contains("\tcast\t"))
+        .filter(|l| l.contains("\tcast\tfunction_lines\t"))
         .collect();
     assert_eq!(casts, ["src/cast.ts\tcast\tfunction_lines\t1\t1\t1\tok"]);
 }
@@ -354,42 +354,38 @@ fn dump_tree_shows_what_the_walk_made_of_typescript_and_javascript() {
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
         run.stdout,
-        "\
-program 1-4
-  export_statement 1-4
-    decorator: decorator 1-1  ← decorator; scope Card
-      call_expression 1-1
-        function: identifier 1-1 \"Component\"
-        arguments: arguments 1-1
-          object 1-1
-    declaration: class_declaration 2-4  ← unit type Card 1-4; scope Card
-      name: type_identifier 2-2 \"Card\"
-      body: class_body 2-4
-        public_field_definition 3-3  ← unit function Card.onClick 3-3; scope onClick
-          name: property_identifier 3-3 \"onClick\"
-          value: arrow_function 3-3  ← bound: named by its binding
-            parameters: formal_parameters 3-3  ← left alone
-            body: statement_block 3-3
-"
+        "program 1-4\n\
+         \x20 export_statement 1-4\n\
+         \x20   decorator: decorator 1-1  ← decorator; scope Card\n\
+         \x20     call_expression 1-1\n\
+         \x20       function: identifier 1-1 \"Component\"\n\
+         \x20       arguments: arguments 1-1\n\
+         \x20         object 1-1\n\
+         \x20   declaration: class_declaration 2-4  ← unit type Card 1-4; scope Card\n\
+         \x20     name: type_identifier 2-2 \"Card\"\n\
+         \x20     body: class_body 2-4\n\
+         \x20       public_field_definition 3-3  ← unit function Card.onClick 3-3  params 0  nesting 0  cyclomatic 1  cognitive 0; scope onClick\n\
+         \x20         name: property_identifier 3-3 \"onClick\"\n\
+         \x20         value: arrow_function 3-3  ← bound: named by its binding\n\
+         \x20           parameters: formal_parameters 3-3  ← left alone\n\
+         \x20           body: statement_block 3-3\n"
     );
     let run = s.run(&["measure", "--dump-tree", "src/rule.cjs"]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
         run.stdout,
-        "\
-program 1-3
-  expression_statement 1-3
-    assignment_expression 1-3  ← scope module.exports
-      left: member_expression 1-1  ← left alone
-        object: identifier 1-1 \"module\"  ← ·
-        property: property_identifier 1-1 \"exports\"  ← ·
-      right: object 1-3
-        method_definition 2-2  ← unit function module.exports.create 2-2; scope create
-          name: property_identifier 2-2 \"create\"
-          parameters: formal_parameters 2-2  ← left alone
-            identifier 2-2 \"context\"  ← ·
-          body: statement_block 2-2
-"
+        "program 1-3\n\
+         \x20 expression_statement 1-3\n\
+         \x20   assignment_expression 1-3  ← scope module.exports\n\
+         \x20     left: member_expression 1-1  ← left alone\n\
+         \x20       object: identifier 1-1 \"module\"  ← ·\n\
+         \x20       property: property_identifier 1-1 \"exports\"  ← ·\n\
+         \x20     right: object 1-3\n\
+         \x20       method_definition 2-2  ← unit function module.exports.create 2-2  params 1  nesting 0  cyclomatic 1  cognitive 0; scope create\n\
+         \x20         name: property_identifier 2-2 \"create\"\n\
+         \x20         parameters: formal_parameters 2-2  ← left alone\n\
+         \x20           identifier 2-2 \"context\"  ← ·\n\
+         \x20         body: statement_block 2-2\n"
     );
 }
 
@@ -407,7 +403,7 @@ fn overloads_are_one_baseline_entry_at_the_worse_value() {
     let units: Vec<&str> = run
         .stdout
         .lines()
-        .filter(|l| l.contains("\tparse\t"))
+        .filter(|l| l.contains("\tparse\tfunction_lines\t"))
         .collect();
     assert_eq!(
         units,

@@ -53,7 +53,7 @@ fn limits_json_names_where_each_value_came_from() {
 }
 
 const KNOWN: &str =
-    "(known: chain_bytes, file_bytes, file_lines, function_lines, loaded_bytes, type_lines, \
+    "(known: chain_bytes, file_bytes, file_lines, function_cognitive, function_cyclomatic, function_lines, function_nesting, function_params, loaded_bytes, type_lines, \
                      types_per_file, new_file_bytes, pinned, tiers, tolerance_percent)";
 
 #[test]
@@ -81,7 +81,8 @@ fn an_unknown_key_is_an_error_in_limits_and_the_baseline_commands_and_a_warning_
             (2, ""),
             "{args:?}: {run:?}"
         );
-        assert_eq!(run.stderr, refused, "{args:?}");
+        assert_eq!(run.stderr, refused, "error: principles.md:7: unknown Limits key tolerance: did you mean tolerance_percent? (known: chain_bytes, file_bytes, file_lines, function_cognitive, function_cyclomatic, function_lines, function_nesting, function_params, loaded_bytes, type_lines, types_per_file, new_file_bytes, pinned, tiers, tolerance_percent)\n\
+                                         principles.md:8: unknown Limits key type_line: did you mean type_lines? (known: chain_bytes, file_bytes, file_lines, function_cognitive, function_cyclomatic, function_lines, function_nesting, function_params, loaded_bytes, type_lines, types_per_file, new_file_bytes, pinned, tiers, tolerance_percent)\n");
     }
     assert!(!s.abs("structure-baseline.tsv").exists());
     let warned = format!(

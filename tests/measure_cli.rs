@@ -15,9 +15,9 @@ fn text_lists_each_file_and_unit_then_a_summary() {
         run.stdout,
         "src/A.cs:1    file      A.cs    8 lines, 1 type(s), 93 bytes\n\
          src/A.cs:1    type      A       8 lines\n\
-         src/A.cs:3    function  A.Run   5 lines\n\
+         src/A.cs:3    function  A.Run   5 lines  params 0  nesting 0  cyclomatic 1  cognitive 0\n\
          src/lib.rs:1  file      lib.rs  4 lines, 0 type(s), 49 bytes\n\
-         src/lib.rs:1  function  parse   4 lines\n\
+         src/lib.rs:1  function  parse   4 lines  params 0  nesting 0  cyclomatic 1  cognitive 0\n\
          measured 2 file(s): 2 function(s), 1 type(s)\n"
     );
     assert_eq!(run.stderr, "");
@@ -40,7 +40,8 @@ fn json_is_the_spec_object() {
                 "context": "app",
                 "units": [
                     {"name": "A", "kind": "type", "start_line": 1, "end_line": 8, "lines": 8},
-                    {"name": "A.Run", "kind": "function", "start_line": 3, "end_line": 7, "lines": 5},
+                    {"name": "A.Run", "kind": "function", "start_line": 3, "end_line": 7, "lines": 5,
+                     "params": 0, "nesting": 0, "cyclomatic": 1, "cognitive": 0},
                 ]
             }],
             "skipped": [{"path": "src/Latin1.cs", "reason": "not-utf8", "detail": "not UTF-8"}],
@@ -62,7 +63,11 @@ fn paths_are_relative_to_the_repository_root_from_a_subdirectory() {
          src/deep/A.cs\tA.cs\tfile_lines\t8\t1\t8\t-\n\
          src/deep/A.cs\tA.cs\ttypes_per_file\t1\t1\t8\t-\n\
          src/deep/A.cs\tA\ttype_lines\t8\t1\t8\t-\n\
-         src/deep/A.cs\tA.Run\tfunction_lines\t5\t3\t7\t-\n"
+         src/deep/A.cs\tA.Run\tfunction_lines\t5\t3\t7\t-\n\
+         src/deep/A.cs\tA.Run\tfunction_params\t0\t3\t7\t-\n\
+         src/deep/A.cs\tA.Run\tfunction_nesting\t0\t3\t7\t-\n\
+         src/deep/A.cs\tA.Run\tfunction_cyclomatic\t1\t3\t7\t-\n\
+         src/deep/A.cs\tA.Run\tfunction_cognitive\t0\t3\t7\t-\n"
     );
 }
 
@@ -102,19 +107,20 @@ fn statuses_and_check() {
     let run = s.run(&["measure", "src"]);
     assert_eq!(run.code, 0, "{run:?}");
     assert!(
-        run.stdout.contains("  A.Ok    10 lines  ok\n"),
+        run.stdout
+            .contains("  A.Ok    10 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  ok\n"),
         "{}",
         run.stdout
     );
     assert!(
         run.stdout
-            .contains("  A.Near  12 lines  divergence (limit 10, band 12)\n"),
+            .contains("  A.Near  12 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  divergence (limit 10, band 12)\n"),
         "{}",
         run.stdout
     );
     assert!(
         run.stdout
-            .contains("  A.Over  13 lines  excess: function_lines 13 > 10 (band 12)\n"),
+            .contains("  A.Over  13 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  excess: function_lines 13 > 10 (band 12)\n"),
         "{}",
         run.stdout
     );
@@ -219,7 +225,7 @@ source_file 1-5
   attribute_item 1-1  ← attribute
     attribute 1-1  ← ·
       identifier 1-1 \"inline\"  ← ·
-  function_item 2-2  ← unit function f 1-2; scope f
+  function_item 2-2  ← unit function f 1-2  params 0  nesting 0  cyclomatic 1  cognitive 0; scope f
     name: identifier 2-2 \"f\"
     parameters: parameters 2-2  ← left alone
     body: block 2-2
@@ -288,12 +294,12 @@ fn over_lists_only_what_is_over_a_limit_with_one_line_said_so() {
     let all = s.run(&["measure", "src"]);
     assert_eq!(
         all.stdout,
-        "src/A.cs:1   file      A.cs      33 lines, 1 type(s), 548 bytes  ok\n\
+        "src/A.cs:1   file      A.cs      33 lines, 1 type(s), 548 bytes                            ok\n\
          src/A.cs:1   type      A         33 lines\n\
-         src/A.cs:3   function  A.Over    14 lines  excess: function_lines 14 > 10 (band 12)\n\
-         src/A.cs:17  function  A.Within  11 lines  divergence (limit 10, band 12)\n\
-         src/A.cs:28  function  A.Fine    5 lines   ok\n\
-         src/B.cs:1   file      B.cs      1 line, 1 type(s), 12 bytes  ok\n\
+         src/A.cs:3   function  A.Over    14 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  excess: function_lines 14 > 10 (band 12)\n\
+         src/A.cs:17  function  A.Within  11 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  divergence (limit 10, band 12)\n\
+         src/A.cs:28  function  A.Fine    5 lines  params 0  nesting 0  cyclomatic 1  cognitive 0   ok\n\
+         src/B.cs:1   file      B.cs      1 line, 1 type(s), 12 bytes                               ok\n\
          src/B.cs:1   type      B         1 line\n\
          measured 2 file(s): 3 function(s), 2 type(s); 1 excess(es), 1 divergence(s), 0 tolerated by the baseline\n"
     );
@@ -302,8 +308,8 @@ fn over_lists_only_what_is_over_a_limit_with_one_line_said_so() {
         (over.code, over.stdout.as_str()),
         (
             0,
-            "src/A.cs:3   function  A.Over    14 lines  excess: function_lines 14 > 10 (band 12)\n\
-             src/A.cs:17  function  A.Within  11 lines  divergence (limit 10, band 12)\n\
+            "src/A.cs:3   function  A.Over    14 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  excess: function_lines 14 > 10 (band 12)\n\
+             src/A.cs:17  function  A.Within  11 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  divergence (limit 10, band 12)\n\
              measured 2 file(s): 3 function(s), 2 type(s); 1 excess(es), 1 divergence(s), 0 tolerated by the baseline\n"
         )
     );

@@ -7,7 +7,7 @@ use crate::common;
 use common::{cs_class, principles, Scenario, BAND_12};
 
 const CARRIED: &str =
-    "src/Moved.cs:3  function  Big.Old    40 lines  tolerated (limit 10, band 12, baseline 40)\n";
+    "src/Moved.cs:3  function  Big.Old    40 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  tolerated (limit 10, band 12, baseline 40)\n";
 const GATE_PASSED: &str = "structure judged 1 file(s) in 1 context(s), within their Limits\n";
 
 /// `main` holds `src/Big.cs` with `Big.Old` at 40 lines (limit 10, band 12) recorded in
@@ -80,7 +80,7 @@ fn a_moved_unit_grown_past_its_entry_fails_both_at_the_new_path() {
     assert_eq!(m.code, 1, "{m:?}");
     assert!(
         m.stdout.contains(
-            "src/Moved.cs:3  function  Big.Old    44 lines  excess: function_lines 44 > 10 (band 12, baseline 40)\n"
+            "src/Moved.cs:3  function  Big.Old    44 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  excess: function_lines 44 > 10 (band 12, baseline 40)\n"
         ),
         "{}",
         m.stdout
@@ -104,13 +104,13 @@ fn a_copy_carries_nothing() {
     assert_eq!(m.code, 1, "{m:?}");
     assert!(
         m.stdout
-            .contains("src/Moved.cs:3  function  Big.Old    40 lines  excess: function_lines 40 > 10 (band 12)\n"),
+            .contains("src/Moved.cs:3  function  Big.Old    40 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  excess: function_lines 40 > 10 (band 12)\n"),
         "{}",
         m.stdout
     );
     assert!(
         m.stdout.contains(
-            "src/Big.cs:3    function  Big.Old    40 lines  tolerated (limit 10, band 12, baseline 40)\n"
+            "src/Big.cs:3    function  Big.Old    40 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  tolerated (limit 10, band 12, baseline 40)\n"
         ),
         "{}",
         m.stdout
@@ -145,7 +145,7 @@ fn a_move_into_another_context_carries_nothing_in_measure_check() {
     assert_eq!(m.code, 1, "{m:?}");
     assert!(
         m.stdout.contains(
-            "billing/lib/Big.cs:3     function  Big.Old        40 lines  excess: function_lines 40 > 10 (band 12)\n"
+            "billing/lib/Big.cs:3     function  Big.Old        40 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  excess: function_lines 40 > 10 (band 12)\n"
         ),
         "{}",
         m.stdout

@@ -129,7 +129,7 @@ mod tests {
     fn shown(values: &[(UnitValue, Option<SameName>)]) -> Vec<String> {
         values
             .iter()
-            .filter(|(v, _)| !v.metric.is_file_level())
+            .filter(|(v, _)| v.metric == crate::model::Metric::FunctionLines)
             .map(|(v, same)| {
                 let same = same.map_or(String::new(), |s| {
                     format!(" ({} of {})", s.at_base, s.units)

@@ -289,7 +289,8 @@ fn unknown_keys_are_collected_with_file_and_line() {
     assert_eq!(
         read.unknown_keys[0].to_string(),
         "ctx/principles.md:5: unknown Limits key function_line: did you mean function_lines? (known: chain_bytes, file_bytes, file_lines, \
-         function_lines, loaded_bytes, type_lines, types_per_file, new_file_bytes, pinned, tiers, tolerance_percent)"
+         function_cognitive, function_cyclomatic, function_lines, function_nesting, \
+         function_params, loaded_bytes, type_lines, types_per_file, new_file_bytes, pinned, tiers, tolerance_percent)"
     );
 }
 

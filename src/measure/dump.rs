@@ -4,16 +4,18 @@
 //! a unit has the lines it has. The same pre-order walk as the measurer's, with the
 //! measurer's own walker riding along.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use tree_sitter::Node;
+use tree_sitter::{Node, Tree};
 
 use super::parse;
 use super::parser_text::parser_text;
 use super::syntax_walk::{preorder, Visit, Walker};
 use crate::lang::{end_line, start_line, Lang, Role};
 use crate::lines::strip_bom;
+use crate::model::{Source, Unit};
 
 /// The longest leaf text shown.
 const SHOWN_TEXT: usize = 40;
@@ -41,8 +43,10 @@ fn dump(path: &str, bytes: &[u8], walked: bool) -> Option<String> {
     let parsed = parser_text(lang, text);
     let tree = parse(lang, &parsed, Duration::ZERO).ok()?;
     let src = parsed.as_bytes();
+    let shapes = walked.then(|| Shapes::of(lang, &tree, src));
     let mut dump = Dump {
         src,
+        shapes,
         out: String::new(),
         walk: walked.then(|| Traced {
             lang,
@@ -52,14 +56,49 @@ fn dump(path: &str, bytes: &[u8], walked: bool) -> Option<String> {
     };
     preorder(&tree, &mut dump);
     if let Some(traced) = dump.walk {
-        entry_point(&mut dump.out, traced);
+        entry_point(&mut dump.out, traced, dump.shapes.as_ref());
     }
     Some(dump.out)
+}
+
+/// What the shape pass added at each node, and each unit's shape, in the order the walk
+/// finds units (docs/src/reference/metrics.md#shape-metrics).
+struct Shapes {
+    notes: HashMap<usize, String>,
+    units: Vec<String>,
+}
+
+impl Shapes {
+    fn of(lang: &Lang, tree: &Tree, src: &[u8]) -> Shapes {
+        let mut walker = Walker::new(lang, tree, src);
+        preorder(tree, &mut walker);
+        let mut trace = Vec::new();
+        let walked = walker.finish(Some(&mut trace));
+        let mut notes: HashMap<usize, String> = HashMap::new();
+        for (id, added) in trace {
+            notes.insert(id, added.note());
+        }
+        let units = walked.units.iter().map(shape_text).collect();
+        Shapes { notes, units }
+    }
+}
+
+/// `  params 3  nesting 2  cyclomatic 7  cognitive 9`: the values a unit stores beside
+/// its lines, each labelled by its field; nothing for a type unit.
+fn shape_text(unit: &Unit) -> String {
+    let mut text = String::new();
+    for (metric, value) in unit.values() {
+        if matches!(metric.def().source, Source::Stored) {
+            let _ = write!(text, "  {} {value}", metric.def().field);
+        }
+    }
+    text
 }
 
 /// The dump under way: its lines and, for [`dump_walk`], the measurer's walker.
 struct Dump<'a, 't> {
     src: &'a [u8],
+    shapes: Option<Shapes>,
     out: String,
     walk: Option<Traced<'a, 't>>,
 }
@@ -74,13 +113,24 @@ struct Traced<'a, 't> {
 impl<'t> Visit<'t> for Dump<'_, 't> {
     fn enter(&mut self, node: Node<'t>, depth: usize, field: Option<&'static str>) -> Option<bool> {
         let made = match &mut self.walk {
-            Some(traced) => traced.enter(node, depth),
+            Some(traced) => traced.enter(node, depth, self.shapes.as_ref()),
             None => None,
         };
         if node.is_named() || node.is_missing() {
             dump_line(&mut self.out, depth, field, node, self.src);
-            if let Some(made) = made.filter(|m| !m.is_empty()) {
-                let _ = write!(self.out, "  ← {made}");
+            let note = self.shapes.as_ref().and_then(|s| s.notes.get(&node.id()));
+            let made = made.filter(|m| !m.is_empty());
+            match (made, note) {
+                (Some(made), Some(note)) => {
+                    let _ = write!(self.out, "  ← {made}; {note}");
+                }
+                (Some(made), None) => {
+                    let _ = write!(self.out, "  ← {made}");
+                }
+                (None, Some(note)) => {
+                    let _ = write!(self.out, "  ← {note}");
+                }
+                (None, None) => {}
             }
             self.out.push('\n');
         }
@@ -99,7 +149,7 @@ impl<'t> Visit<'t> for Dump<'_, 't> {
 impl<'t> Traced<'_, 't> {
     /// Visits a node as the measurer does, unless it lies inside one the walk left
     /// alone; says what the walk made of it.
-    fn enter(&mut self, node: Node<'t>, depth: usize) -> Option<String> {
+    fn enter(&mut self, node: Node<'t>, depth: usize, shapes: Option<&Shapes>) -> Option<String> {
         match self.left_alone {
             Some(d) if depth > d => return Some("·".to_string()),
             _ => self.left_alone = None,
@@ -112,10 +162,13 @@ impl<'t> Traced<'_, 't> {
         let w = &self.walker;
         let error = w.out.error_lines.len() > errors;
         let mut made = role_note(self.lang, node, error);
-        for unit in &w.out.units[before.0..] {
+        for (index, unit) in w.out.units.iter().enumerate().skip(before.0) {
             let kind = unit.kind.key();
+            let shape = shapes
+                .and_then(|s| s.units.get(index))
+                .map_or("", String::as_str);
             made.push(format!(
-                "unit {kind} {} {}-{}",
+                "unit {kind} {} {}-{}{shape}",
                 unit.name, unit.start_line, unit.end_line
             ));
         }
@@ -157,17 +210,20 @@ fn role_note(lang: &Lang, node: Node, error: bool) -> Vec<String> {
 }
 
 /// The unit the walk makes of the top-level statements (C#), when there are any.
-fn entry_point(out: &mut String, traced: Traced) {
+fn entry_point(out: &mut String, traced: Traced, shapes: Option<&Shapes>) {
     let before = traced.walker.out.units.len();
-    let walked = traced.walker.finish();
-    for unit in &walked.units[before..] {
+    let walked = traced.walker.finish(None);
+    for (index, unit) in walked.units.iter().enumerate().skip(before) {
         let _ = writeln!(
             out,
-            "top-level statements  ← unit {} {} {}-{}",
+            "top-level statements  ← unit {} {} {}-{}{}",
             unit.kind.key(),
             unit.name,
             unit.start_line,
-            unit.end_line
+            unit.end_line,
+            shapes
+                .and_then(|s| s.units.get(index))
+                .map_or("", String::as_str),
         );
     }
 }

@@ -29,9 +29,10 @@
 
 use tree_sitter::{Node, Point, Tree};
 
+use super::shape::{self, Added};
 use super::NAME_BUDGET_BYTES;
 use crate::lang::{end_line, start_line, Binder, Decl, EntryRole, Lang, Role};
-use crate::model::Unit;
+use crate::model::{Unit, UnitKind};
 
 /// What one walk found in a file.
 #[derive(Debug, Default)]
@@ -121,6 +122,11 @@ pub(super) struct Walker<'a, 't> {
     entry: Option<(Point, Point)>,
     /// A node that ends the top-level statements was seen.
     entry_ended: bool,
+    /// The file's root node.
+    root: Node<'t>,
+    /// Each function unit's index in `out.units` and the node that holds its code
+    /// (docs/src/reference/metrics.md#shape-metrics).
+    functions: Vec<(usize, Node<'t>)>,
     pub(super) out: Walked,
 }
 
@@ -159,11 +165,12 @@ pub(super) fn preorder<'t>(tree: &'t Tree, visit: &mut impl Visit<'t>) {
     }
 }
 
-/// Walks `tree` once and collects what docs/src/reference/measurement.md measures.
+/// Walks `tree` once and collects what docs/src/reference/measurement.md measures, each
+/// function unit with its shape (docs/src/reference/metrics.md#shape-metrics).
 pub fn walk(lang: &Lang, tree: &Tree, src: &[u8]) -> Walked {
     let mut walker = Walker::new(lang, tree, src);
     preorder(tree, &mut walker);
-    walker.finish()
+    walker.finish(None)
 }
 
 impl<'t> Visit<'t> for Walker<'_, 't> {
@@ -183,7 +190,7 @@ impl<'t> Visit<'t> for Walker<'_, 't> {
 }
 
 impl<'a, 't> Walker<'a, 't> {
-    pub(super) fn new(lang: &'a Lang, tree: &Tree, src: &'a [u8]) -> Walker<'a, 't> {
+    pub(super) fn new(lang: &'a Lang, tree: &'t Tree, src: &'a [u8]) -> Walker<'a, 't> {
         let comment_opens = match lang.comment_directive_line {
             Some(_) => Marks::of(src, b"/*"),
             None => Marks::default(),
@@ -201,6 +208,8 @@ impl<'a, 't> Walker<'a, 't> {
             name_bytes: 0,
             entry: None,
             entry_ended: false,
+            root: tree.root_node(),
+            functions: Vec::new(),
             out: Walked::default(),
         }
     }
@@ -309,7 +318,14 @@ impl<'t> Walker<'_, 't> {
         if let Some(bound) = bound {
             let claimed = bound.claimed.iter().map(|c| (depth, c.id()));
             self.claimed.extend(claimed);
+            let units = self.out.units.len();
             self.add(bound.decl, node, depth, start);
+            // A binding names a function, nothing more: the unit's code is the function
+            // (docs/src/reference/metrics.md#shape-metrics).
+            let function = self.functions.last_mut().filter(|(i, _)| *i == units);
+            if let (Some((_, code)), Some(value)) = (function, bound.claimed.first()) {
+                *code = *value;
+            }
         }
     }
 
@@ -415,6 +431,9 @@ impl<'t> Walker<'_, 't> {
             self.name_bytes = self.name_bytes.saturating_add(name.len());
             self.out.names_over_budget |= self.name_bytes > NAME_BUDGET_BYTES;
             self.out.types += u64::from(unit.counts_as_type);
+            if unit.kind == UnitKind::Function {
+                self.functions.push((self.out.units.len(), node));
+            }
             let end = end_line(start, self.unit_end(node));
             let unit = Unit::new(name, unit.kind, start_line(start), end);
             self.out.units.push(unit);
@@ -425,15 +444,33 @@ impl<'t> Walker<'_, 't> {
     }
 
     /// The walk's findings, with the entry point's unit when there were top-level
-    /// statements.
-    pub(super) fn finish(mut self) -> Walked {
+    /// statements, and every function unit's shape; `trace` gets what each node added
+    /// to a shape (`measure --dump-tree`).
+    pub(super) fn finish(mut self, trace: Option<&mut Vec<(usize, Added)>>) -> Walked {
         let entry = self.lang.entry_point.as_ref().zip(self.entry);
+        let mut entry_code = None;
         if let Some((entry, (start, end))) = entry {
-            let kind = crate::model::UnitKind::Function;
+            let mut cursor = self.root.walk();
+            let statements = self.root.named_children(&mut cursor);
+            entry_code = Some(
+                statements
+                    .filter(|n| self.lang.kind(*n).entry == EntryRole::Statement)
+                    .filter(|n| n.start_position() >= start && n.end_position() <= end)
+                    .collect(),
+            );
             let (first, last) = (start_line(start), end_line(start, end));
-            let unit = Unit::new(entry.name.to_string(), kind, first, last);
+            let unit = Unit::new(entry.name.to_string(), UnitKind::Function, first, last);
             self.out.units.push(unit);
         }
+        let functions = std::mem::take(&mut self.functions);
+        shape::set_shapes(
+            self.lang,
+            &mut self.out.units,
+            &functions,
+            entry_code,
+            self.src,
+            trace,
+        );
         self.out
     }
 

@@ -17,6 +17,10 @@ use super::{FileMeasure, Language, UnitKind};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Metric {
     FunctionLines,
+    FunctionParams,
+    FunctionNesting,
+    FunctionCyclomatic,
+    FunctionCognitive,
     TypeLines,
     FileLines,
     TypesPerFile,
@@ -91,6 +95,64 @@ pub const METRICS: &[MetricDef] = &[
         rule_full: "function_lines limits the lines of one function, method, constructor, \
                     operator, property, indexer or local function, from its first line \
                     (attributes included) to its last. Extract smaller functions.",
+    },
+    MetricDef {
+        metric: Metric::FunctionParams,
+        key: "function_params",
+        scope: Scope::Unit(UnitKind::Function),
+        source: Source::Stored,
+        description: "parameters of one function unit, a receiver (`self`, `this`, a Go \
+                      receiver, a Python method's first parameter) not counted",
+        init_default: Some(6),
+        field: "params",
+        rule_short: "A function with too many parameters",
+        rule_full: "function_params limits the parameters of one function, a receiver not \
+                    counted. Group parameters that travel together into a type, or split \
+                    the function.",
+    },
+    MetricDef {
+        metric: Metric::FunctionNesting,
+        key: "function_nesting",
+        scope: Scope::Unit(UnitKind::Function),
+        source: Source::Stored,
+        description: "the deepest nesting of control structures (`if`, switch, loop, `try`) \
+                      in one function unit's own code",
+        init_default: Some(4),
+        field: "nesting",
+        rule_short: "A function nesting control structures too deep",
+        rule_full: "function_nesting limits how deep if, switch, loop and try structures \
+                    nest in one function's own code. Return early, or extract the inner \
+                    blocks into functions.",
+    },
+    MetricDef {
+        metric: Metric::FunctionCyclomatic,
+        key: "function_cyclomatic",
+        scope: Scope::Unit(UnitKind::Function),
+        source: Source::Stored,
+        description: "McCabe cyclomatic complexity of one function unit's own code: 1 plus \
+                      each decision",
+        init_default: Some(15),
+        field: "cyclomatic",
+        rule_short: "A function with too many decisions",
+        rule_full: "function_cyclomatic limits the McCabe cyclomatic complexity of one \
+                    function's own code: 1 plus each if, loop, case, catch, conditional \
+                    expression and short-circuit operator. Split the function's decisions \
+                    into smaller functions.",
+    },
+    MetricDef {
+        metric: Metric::FunctionCognitive,
+        key: "function_cognitive",
+        scope: Scope::Unit(UnitKind::Function),
+        source: Source::Stored,
+        description: "cognitive complexity (SonarSource's definition) of one function unit's \
+                      own code",
+        init_default: Some(15),
+        field: "cognitive",
+        rule_short: "A function too hard to follow",
+        rule_full: "function_cognitive limits the cognitive complexity (SonarSource's \
+                    definition) of one function's own code: each break in its linear flow \
+                    counts, more when nested. Flatten nested structures, return early, and \
+                    extract parts into well-named functions.",
     },
     MetricDef {
         metric: Metric::TypeLines,
@@ -400,7 +462,11 @@ mod tests {
                 "chain_bytes",
                 "file_bytes",
                 "file_lines",
+                "function_cognitive",
+                "function_cyclomatic",
                 "function_lines",
+                "function_nesting",
+                "function_params",
                 "loaded_bytes",
                 "type_lines",
                 "types_per_file"
@@ -423,6 +489,10 @@ mod tests {
             defaults,
             [
                 ("function_lines", 55),
+                ("function_params", 6),
+                ("function_nesting", 4),
+                ("function_cyclomatic", 15),
+                ("function_cognitive", 15),
                 ("type_lines", 400),
                 ("file_lines", 1000),
                 ("types_per_file", 10),

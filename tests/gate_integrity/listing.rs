@@ -216,8 +216,8 @@ fn ignore_rules_hide_no_tracked_file_from_measure() {
         ignore(&s, "src/", how);
         let run = s.run(&["measure", "--check", "--over"]);
         assert_eq!(run.code, 1, "{how}: {run:?}");
-        let excess = "src/Small.cs:3   function  Small.Run      40 lines  \
-                      excess: function_lines 40 > 10 (band 12)";
+        let excess = "src/Small.cs:3   function  Small.Run      40 lines  params 0  nesting 0  \
+                      cyclomatic 1  cognitive 0  excess: function_lines 40 > 10 (band 12)";
         assert!(run.stdout.lines().any(|l| l == excess), "{how}: {run:?}");
         // An untracked file follows the working tree's ignore rules as before.
         s.write("src/New.cs", &cs_class("New", &[("Run", 40)]));

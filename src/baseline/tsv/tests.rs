@@ -185,7 +185,7 @@ fn malformed_entries_name_file_and_line() {
         ("a.rs\tf\tfunction_lines\t99999999999999999999", "value \"99999999999999999999\" is not a positive whole number"),
         ("a.rs\tf\tfunction_lines", "expected 4 tab-separated fields (path, unit, metric, value), found 3"),
         ("a.rs\tf\tfunction_lines\t7\textra", "expected 4 tab-separated fields (path, unit, metric, value), found 5"),
-        ("a.rs\tf\tfn_lines\t7", "unknown metric \"fn_lines\" (known: chain_bytes, file_bytes, file_lines, function_lines, loaded_bytes, type_lines, types_per_file)"),
+        ("a.rs\tf\tfn_lines\t7", "unknown metric \"fn_lines\" (known: chain_bytes, file_bytes, file_lines, function_cognitive, function_cyclomatic, function_lines, function_nesting, function_params, loaded_bytes, type_lines, types_per_file)"),
         ("a\\q.rs\tf\tfunction_lines\t7", "unknown escape \"\\q\" in the path"),
         ("a.rs\tf\\\tfunction_lines\t7", "a lone \"\\\" at the end of a field in the unit name"),
         ("\tf\tfunction_lines\t7", "the path is empty"),
@@ -224,10 +224,10 @@ fn malformed_measured_with_names_file_and_line() {
         ("function_lines=x", "\"# measured with:\" function_lines=\"x\" is not a positive whole number"),
         ("function_lines=0", "\"# measured with:\" function_lines=\"0\" is not a positive whole number"),
         ("tolerance_percent=-1", "\"# measured with:\" tolerance_percent=\"-1\" is not a whole number"),
-        ("fn=3", "unknown limit \"fn\" in \"# measured with:\" (known: chain_bytes, file_bytes, file_lines, function_lines, loaded_bytes, type_lines, types_per_file, new_file_bytes, pinned, tier.NAME.KEY, tolerance_percent)"),
+        ("fn=3", "unknown limit \"fn\" in \"# measured with:\" (known: chain_bytes, file_bytes, file_lines, function_cognitive, function_cyclomatic, function_lines, function_nesting, function_params, loaded_bytes, type_lines, types_per_file, new_file_bytes, pinned, tier.NAME.KEY, tolerance_percent)"),
         ("type_lines=3 type_lines=4", "\"# measured with:\" lists type_lines twice"),
-        ("pinned=file_bytes,bogus", "\"# measured with:\" pinned=\"file_bytes,bogus\" names \"bogus\", not a metric (known: chain_bytes, file_bytes, file_lines, function_lines, loaded_bytes, type_lines, types_per_file)"),
-        ("tier.xl.tolerance_percent=3", "unknown limit \"tier.xl.tolerance_percent\" in \"# measured with:\" (known: chain_bytes, file_bytes, file_lines, function_lines, loaded_bytes, type_lines, types_per_file, new_file_bytes, pinned, tier.NAME.KEY, tolerance_percent)"),
+        ("pinned=file_bytes,bogus", "\"# measured with:\" pinned=\"file_bytes,bogus\" names \"bogus\", not a metric (known: chain_bytes, file_bytes, file_lines, function_cognitive, function_cyclomatic, function_lines, function_nesting, function_params, loaded_bytes, type_lines, types_per_file)"),
+        ("tier.xl.tolerance_percent=3", "unknown limit \"tier.xl.tolerance_percent\" in \"# measured with:\" (known: chain_bytes, file_bytes, file_lines, function_cognitive, function_cyclomatic, function_lines, function_nesting, function_params, loaded_bytes, type_lines, types_per_file, new_file_bytes, pinned, tier.NAME.KEY, tolerance_percent)"),
         ("tier.xl.file_bytes=0", "\"# measured with:\" tier.xl.file_bytes=\"0\" is not a positive whole number"),
     ];
     for (pairs, message) in cases {

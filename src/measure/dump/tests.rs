@@ -9,7 +9,7 @@ source_file 1-9
   attribute_item 1-1  ← attribute
     attribute 1-1  ← ·
       identifier 1-1 \"inline\"  ← ·
-  function_item 2-4  ← unit function f 1-4; scope f
+  function_item 2-4  ← unit function f 1-4  params 0  nesting 0  cyclomatic 1  cognitive 0; scope f
     name: identifier 2-2 \"f\"
     parameters: parameters 2-2  ← left alone
     body: block 2-4
@@ -39,14 +39,18 @@ fn the_walk_view_names_bindings_decorators_and_top_level_statements() {
     for line in [
         "  class_declaration 1-4  ← unit type A 1-4; scope A\n",
         "    decorator: decorator 1-1  ← decorator\n",
-        "      public_field_definition 3-3  ← unit function A.run 3-3; scope run\n",
+        "      public_field_definition 3-3  ← unit function A.run 3-3  params 0  nesting 0  \
+         cyclomatic 1  cognitive 0; scope run\n",
         "        value: arrow_function 3-3  ← bound: named by its binding\n",
     ] {
         assert!(ts.contains(line), "{line}in\n{ts}");
     }
     let cs = dump_walk("P.cs", b"var x = 1;\nclass C { }\n").unwrap();
     assert!(
-        cs.ends_with("top-level statements  ← unit function <Main>$ 1-1\n"),
+        cs.ends_with(
+            "top-level statements  ← unit function <Main>$ 1-1  params 0  nesting 0  \
+             cyclomatic 1  cognitive 0\n"
+        ),
         "{cs}"
     );
     let broken = dump_walk("a.rs", b"fn f(").unwrap();
@@ -87,11 +91,12 @@ fn the_walk_view_finds_the_units_the_measurer_finds_in_every_fixture() {
             .iter()
             .map(|u| {
                 format!(
-                    "{} {} {}-{}",
+                    "{} {} {}-{}{}",
                     u.kind.key(),
                     u.name,
                     u.start_line,
-                    u.end_line
+                    u.end_line,
+                    shape_text(u),
                 )
             })
             .collect();
@@ -106,4 +111,24 @@ fn the_walk_view_finds_the_units_the_measurer_finds_in_every_fixture() {
         compared += 1;
     }
     assert!(compared > 50, "{compared} fixtures compared");
+}
+
+#[test]
+fn the_walk_view_marks_what_each_node_added_to_its_units_shape() {
+    let src =
+        "fn f(a: bool, b: bool) {\n    if a && b {\n        for _ in 0..2 {}\n    } else {}\n}\n";
+    let dump = dump_walk("a.rs", src.as_bytes()).unwrap();
+    for line in [
+        "  function_item 1-5  ← unit function f 1-5  params 2  nesting 2  cyclomatic 4  \
+         cognitive 5; scope f\n",
+        "      expression_statement 2-4\n        if_expression 2-4  ← [level 1, cyclomatic +1, \
+         cognitive +1]\n",
+        "          condition: binary_expression 2-2  ← left alone; [cyclomatic +1, cognitive +1]\n",
+        "              for_expression 3-3  ← [level 2, cyclomatic +1, cognitive +2 (nesting 1)]\n",
+        "          alternative: else_clause 4-4  ← [level 1, cognitive +1]\n",
+    ] {
+        assert!(dump.contains(line), "{line}in\n{dump}");
+    }
+    let plain = dump_tree("a.rs", src.as_bytes()).unwrap();
+    assert!(!plain.contains('['), "{plain}");
 }

@@ -1,0 +1,376 @@
+//! The one pass over a function unit's own nodes (docs/src/reference/metrics.md#shape-metrics):
+//! a single `TreeCursor` moved down, across and up, each node placed at its nesting
+//! depth and cognitive level by what its parent is and which field holds it.
+
+use tree_sitter::{Node, TreeCursor};
+
+use super::{
+    only_child, operator, Added, Form, Forms, Roots, Table, ASSIGNMENT_OPS, BODY_FIELDS,
+    DECISION_OPS, SEQUENCE_OPS,
+};
+
+/// Moves the cursor to the next node after the current one and all it holds, within the
+/// root (`depth` 0); `false` when there is none.
+fn next_sibling_or_above(cursor: &mut TreeCursor, depth: &mut usize) -> bool {
+    while *depth > 0 {
+        if cursor.goto_next_sibling() {
+            return true;
+        }
+        cursor.goto_parent();
+        *depth -= 1;
+    }
+    false
+}
+
+/// Where a node stands: the levels its position gives it.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    /// Structures (and anonymous functions) around it, for `function_nesting`.
+    depth: u32,
+    /// Cognitive complexity's nesting level.
+    level: u32,
+    /// An `if` that continues an `else if` chain.
+    chained: bool,
+    /// Its parent, through parentheses, is a logical operator of a sequence.
+    seq: bool,
+    /// The `else` branch of a structure (cognitive +1), already one level deeper.
+    branch: bool,
+    /// An `else` wrapper that holds only the next `if` of a chain.
+    wrapper: bool,
+}
+
+impl Frame {
+    fn at(depth: u32, level: u32) -> Frame {
+        Frame {
+            depth,
+            level,
+            ..Frame::default()
+        }
+    }
+}
+
+/// How a node places its children.
+#[derive(Clone, Copy)]
+enum Rule {
+    /// All at these levels.
+    Same(Frame),
+    /// A structure: its header at its own levels, its bodies deeper, its `else` branch
+    /// an `else` or the next `if` of its chain.
+    Structure {
+        form: Form,
+        at: Frame,
+        deeper: (u32, u32),
+        /// Python's `x if c else y`: its second named child is the header.
+        by_position: bool,
+    },
+    /// An `else` wrapper of a chain: the `if` it holds continues the chain.
+    Chain(Frame),
+}
+
+/// A node on the cursor's way down: how it places its children, and how many named
+/// children it has placed.
+struct Open {
+    rule: Rule,
+    named: usize,
+}
+
+/// The pass's running values and what it reads.
+pub(super) struct Pass<'a> {
+    forms: &'a Forms,
+    table: &'a Table,
+    roots: &'a Roots,
+    src: &'a [u8],
+    pub(super) nesting: u32,
+    pub(super) cyclomatic: u32,
+    pub(super) cognitive: u32,
+}
+
+impl<'a> Pass<'a> {
+    pub(super) fn new(forms: &'a Forms, table: &'a Table, roots: &'a Roots, src: &'a [u8]) -> Self {
+        Pass {
+            forms,
+            table,
+            roots,
+            src,
+            nesting: 0,
+            cyclomatic: 1,
+            cognitive: 0,
+        }
+    }
+
+    /// Counts the code under `root`, one of the unit's own nodes, leaving out the other
+    /// function units, decorators, annotations and attributes.
+    pub(super) fn unit_code(&mut self, root: Node, mut trace: Option<&mut Vec<(usize, Added)>>) {
+        let mut cursor = root.walk();
+        let mut open: Vec<Open> = Vec::new();
+        let mut depth = 0usize;
+        loop {
+            let entered = self.enter_at(&cursor, &mut open, depth, trace.as_deref_mut());
+            if entered && cursor.goto_first_child() {
+                depth += 1;
+            } else if !next_sibling_or_above(&mut cursor, &mut depth) {
+                return;
+            }
+        }
+    }
+
+    /// Counts the cursor's node at `depth` below the root, placed by its parent in
+    /// `open`; returns whether to go into its children.
+    fn enter_at(
+        &mut self,
+        cursor: &TreeCursor,
+        open: &mut Vec<Open>,
+        depth: usize,
+        trace: Option<&mut Vec<(usize, Added)>>,
+    ) -> bool {
+        let node = cursor.node();
+        if !node.is_named() {
+            return false;
+        }
+        let frame = match open.get_mut(depth.wrapping_sub(1)) {
+            Some(parent) => self.child_frame(parent, node, cursor.field_name()),
+            None => Frame::at(0, 0),
+        };
+        let Some(rule) = self.enter(node, frame, depth == 0, trace) else {
+            return false;
+        };
+        open.truncate(depth);
+        open.push(Open { rule, named: 0 });
+        true
+    }
+
+    /// Counts one named node; returns how it places its children, or `None` to leave it
+    /// out with all it holds.
+    fn enter(
+        &mut self,
+        node: Node,
+        frame: Frame,
+        own: bool,
+        trace: Option<&mut Vec<(usize, Added)>>,
+    ) -> Option<Rule> {
+        if !own && self.roots.contains(node.id()) {
+            return None;
+        }
+        let form = match self.table.form(node) {
+            Form::Ignored => return None,
+            // The unit's own function: its code is at level 0.
+            Form::Lambda if own => Form::Plain,
+            form => form,
+        };
+        if frame.wrapper {
+            return Some(Rule::Chain(Frame::at(frame.depth, frame.level)));
+        }
+        let (added, rule) = self.count(node, frame, form);
+        self.nesting = self.nesting.max(added.level);
+        self.cyclomatic = self.cyclomatic.saturating_add(added.cyclomatic);
+        self.cognitive = self.cognitive.saturating_add(added.cognitive);
+        if let Some(trace) = trace.filter(|_| added != Added::default()) {
+            trace.push((node.id(), added));
+        }
+        Some(rule)
+    }
+
+    /// What a node adds, and how it places its children.
+    fn count(&self, node: Node, frame: Frame, form: Form) -> (Added, Rule) {
+        let mut added = Added::default();
+        if frame.branch {
+            added.cognitive = 1;
+            added.level = frame.depth;
+        }
+        if let Some(deeper) = self.structure(node, frame, form, &mut added) {
+            let by_position =
+                form == Form::Conditional && node.child_by_field_name("condition").is_none();
+            let at = Frame::at(frame.depth, frame.level);
+            let rule = Rule::Structure {
+                form,
+                at,
+                deeper,
+                by_position,
+            };
+            return (added, rule);
+        }
+        let rule = self.other(node, frame, form, &mut added);
+        (added, rule)
+    }
+
+    /// What a structure adds (an `if`, switch, loop, `try`, `catch`, conditional
+    /// expression), and how much deeper its bodies are, for nesting and for cognitive;
+    /// `None` for any other node.
+    fn structure(
+        &self,
+        node: Node,
+        frame: Frame,
+        form: Form,
+        added: &mut Added,
+    ) -> Option<(u32, u32)> {
+        let (depth, level) = (frame.depth, frame.level);
+        let nested = |added: &mut Added| {
+            added.cognitive += 1 + level;
+            added.nesting = level;
+        };
+        match form {
+            Form::If | Form::Switch | Form::Loop | Form::BareLoop => {
+                added.level = depth + 1;
+                match form == Form::If && frame.chained {
+                    true => added.cognitive += 1,
+                    false => nested(added),
+                }
+                added.cyclomatic = u32::from(matches!(form, Form::If | Form::Loop));
+                Some((1, 1))
+            }
+            Form::LetElse if node.child_by_field_name("alternative").is_some() => {
+                added.level = depth + 1;
+                added.cyclomatic = 1;
+                nested(added);
+                Some((1, 1))
+            }
+            Form::Try => {
+                added.level = depth + 1;
+                Some((1, 0))
+            }
+            Form::Catch | Form::Conditional => {
+                added.cyclomatic = 1;
+                nested(added);
+                Some((0, 1))
+            }
+            _ => None,
+        }
+    }
+
+    /// What any other node adds, and where its children stand.
+    fn other(&self, node: Node, frame: Frame, form: Form, added: &mut Added) -> Rule {
+        let (depth, level) = (frame.depth, frame.level);
+        let mut seq = false;
+        match form {
+            Form::Case => added.cyclomatic = (self.forms.case_decisions)(node, self.src),
+            Form::Guard | Form::Clause => added.cyclomatic = 1,
+            Form::Binary => {
+                let op = operator(node);
+                added.cyclomatic = u32::from(DECISION_OPS.contains(&op));
+                seq = SEQUENCE_OPS.contains(&op);
+                if seq && !frame.seq {
+                    added.cognitive += self.sequences(node);
+                }
+            }
+            Form::Assignment => {
+                added.cyclomatic = u32::from(ASSIGNMENT_OPS.contains(&operator(node)));
+            }
+            Form::LetChain => {
+                let mut cursor = node.walk();
+                let ands = node
+                    .children(&mut cursor)
+                    .filter(|c| c.kind() == "&&")
+                    .count();
+                added.cyclomatic = u32::try_from(ands).unwrap_or(u32::MAX);
+                added.cognitive += u32::from(ands > 0);
+            }
+            Form::Jump => {
+                let mut cursor = node.walk();
+                let mut named = node.named_children(&mut cursor);
+                added.cognitive += u32::from(named.any(|c| self.forms.labels.contains(&c.kind())));
+            }
+            Form::Goto => added.cognitive += 1,
+            Form::Lambda => return Rule::Same(Frame::at(depth + 1, level + 1)),
+            Form::Paren => seq = frame.seq,
+            _ => {}
+        }
+        Rule::Same(Frame {
+            seq,
+            ..Frame::at(depth, level)
+        })
+    }
+
+    /// Where a named child of `parent` stands, `field` the parent's field holding it.
+    fn child_frame(&self, parent: &mut Open, child: Node, field: Option<&str>) -> Frame {
+        let index = parent.named;
+        parent.named += 1;
+        let (form, at, deeper, by_position) = match parent.rule {
+            Rule::Same(frame) => return frame,
+            Rule::Chain(at) => {
+                return Frame {
+                    chained: self.table.form(child) == Form::If,
+                    ..at
+                }
+            }
+            Rule::Structure {
+                form,
+                at,
+                deeper,
+                by_position,
+            } => (form, at, deeper, by_position),
+        };
+        let child_form = self.table.form(child);
+        let branch = field == Some("alternative") || child_form == Form::Else;
+        if branch && matches!(form, Form::If | Form::Loop | Form::Try) {
+            return self.branch(child, at, form);
+        }
+        let body = if by_position {
+            index != 1
+        } else {
+            field.is_some_and(|f| BODY_FIELDS.contains(&f))
+                || self.table.is_body_kind(child)
+                || child_form == Form::Catch
+        };
+        match body {
+            true => Frame::at(at.depth + deeper.0, at.level + deeper.1),
+            false => at,
+        }
+    }
+
+    /// The `else` branch of an `if` (or a Python loop's or `try`'s `else`) at the
+    /// structure's levels: the next `if` of the chain at the same levels (directly, or
+    /// through an `else` wrapper holding only it), or an `else` (cognitive +1) whose
+    /// code is one level deeper.
+    fn branch(&self, child: Node, at: Frame, form: Form) -> Frame {
+        if form == Form::If {
+            let child_form = self.table.form(child);
+            if child_form == Form::If {
+                return Frame {
+                    chained: true,
+                    ..at
+                };
+            }
+            let holds_if = || only_child(child).is_some_and(|c| self.table.form(c) == Form::If);
+            if child_form == Form::Else && holds_if() {
+                return Frame {
+                    wrapper: true,
+                    ..at
+                };
+            }
+        }
+        Frame {
+            branch: true,
+            ..Frame::at(at.depth + 1, at.level + 1)
+        }
+    }
+
+    /// The sequences of like operators in the logical expression rooted at `node`, its
+    /// operators read in source order through parentheses.
+    fn sequences(&self, node: Node) -> u32 {
+        let mut ops: Vec<&str> = Vec::new();
+        let mut stack = vec![node];
+        while let Some(n) = stack.pop() {
+            let n = self.through_parens(n);
+            if self.table.form(n) == Form::Binary && SEQUENCE_OPS.contains(&operator(n)) {
+                // In order: left, operator, right; pushed reversed.
+                stack.extend(n.child_by_field_name("right"));
+                stack.extend(n.child_by_field_name("operator"));
+                stack.extend(n.child_by_field_name("left"));
+            } else if !n.is_named() && SEQUENCE_OPS.contains(&n.kind()) {
+                ops.push(n.kind());
+            }
+        }
+        let changes = ops.windows(2).filter(|w| w[0] != w[1]).count();
+        u32::try_from(changes + 1).unwrap_or(u32::MAX)
+    }
+
+    fn through_parens<'n>(&self, mut node: Node<'n>) -> Node<'n> {
+        while self.table.form(node) == Form::Paren {
+            match only_child(node) {
+                Some(inner) => node = inner,
+                None => break,
+            }
+        }
+        node
+    }
+}
