@@ -180,8 +180,8 @@ fn limits_lists_the_byte_keys() {
     assert_eq!(run.code, 0, "{run:?}");
     assert!(
         run.stdout.contains(
-            "  file_bytes         32768  band  32768  from ## Limits\n\
-             \x20 loaded_bytes       65536  band  65536  from ## Limits\n"
+            "  file_bytes           32768  band  32768  from ## Limits\n\
+             \x20 loaded_bytes         65536  band  65536  from ## Limits\n"
         ),
         "{}",
         run.stdout

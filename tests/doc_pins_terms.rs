@@ -144,20 +144,20 @@ fn limits_shows_each_tier_with_its_files_values_bands_and_pins_and_warns_of_stal
         [
             "docs (docs)",
             "  owns: docs",
-            "  file_bytes         40960  band  40960  from ## Limits  pinned",
-            "  loaded_bytes       65536  band  65536  from ## Limits  pinned",
-            "  new_file_bytes     32768  band  32768  from ## Limits",
+            "  file_bytes           40960  band  40960  from ## Limits  pinned",
+            "  loaded_bytes         65536  band  65536  from ## Limits  pinned",
+            "  new_file_bytes       32768  band  32768  from ## Limits",
             "  pinned: file_bytes, loaded_bytes  from ## Limits",
             "  tier xl (workflows/plan.md, workflows/execute.md)",
-            "    file_bytes       98304  band  98304  pinned",
+            "    file_bytes         98304  band  98304  pinned",
             "    files: 1",
             "      docs/workflows/plan.md",
             "  tier large (workflows/*.md, agents/gone/**)",
-            "    file_bytes       61440  band  61440  pinned",
-            "    new_file_bytes   40000  band  40000",
+            "    file_bytes         61440  band  61440  pinned",
+            "    new_file_bytes     40000  band  40000",
             "    files: 1",
             "      docs/workflows/discuss.md",
-            "  tolerance_percent      0  from default",
+            "  tolerance_percent        0  from default",
             "  baseline: none (docs/structure-baseline.tsv does not exist)",
         ]
     );
@@ -260,12 +260,12 @@ fn project_specifics_replaces_pinned_and_tiers_whole() {
     assert_eq!(
         lines[2..9],
         [
-            "  file_bytes         40960  band  40960  from ## Limits",
-            "  loaded_bytes       65536  band  65536  from ## Limits  pinned",
-            "  new_file_bytes     32768  band  32768  from ## Limits",
+            "  file_bytes           40960  band  40960  from ## Limits",
+            "  loaded_bytes         65536  band  65536  from ## Limits  pinned",
+            "  new_file_bytes       32768  band  32768  from ## Limits",
             "  pinned: loaded_bytes  from Project Specifics ### Limits",
             "  tier small (agents/*.md)",
-            "    file_bytes        2000  band   2000",
+            "    file_bytes          2000  band   2000",
             "    files: 1",
         ]
     );

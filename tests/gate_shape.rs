@@ -156,10 +156,10 @@ fn limits_shows_the_shape_limits() {
     assert_eq!(
         lines,
         [
-            "  function_cognitive     15  band     15  from ## Limits",
+            "  function_cognitive      15  band     15  from ## Limits",
             "  function_cyclomatic     15  band     15  from ## Limits",
-            "  function_nesting       4  band      4  from ## Limits",
-            "  function_params        6  band      6  from ## Limits",
+            "  function_nesting         4  band      4  from ## Limits",
+            "  function_params          6  band      6  from ## Limits",
         ]
     );
 }

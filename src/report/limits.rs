@@ -73,8 +73,9 @@ fn one_text(out: &mut String, c: &ContextTerms, tiers: &[TierFiles]) {
         let pin = if l.is_pinned(*metric) { "  pinned" } else { "" };
         let _ = writeln!(
             out,
-            "  {:<17} {value:>6}  band {band:>6}  from {from}{pin}",
-            metric.key()
+            "  {:<w$} {value:>6}  band {band:>6}  from {from}{pin}",
+            metric.key(),
+            w = key_width()
         );
     }
     pins_and_tiers_text(out, l, tiers);
@@ -82,11 +83,23 @@ fn one_text(out: &mut String, c: &ContextTerms, tiers: &[TierFiles]) {
         let from = origin_text(l.origins.get("tolerance_percent"));
         let _ = writeln!(
             out,
-            "  {:<17} {:>6}  from {from}",
-            "tolerance_percent", l.tolerance_percent
+            "  {:<w$} {:>6}  from {from}",
+            "tolerance_percent",
+            l.tolerance_percent,
+            w = key_width()
         );
     }
     let _ = writeln!(out, "  baseline: {}", baseline_text(c));
+}
+
+/// The width of the key column: the longest Limits key, so every value lines up.
+fn key_width() -> usize {
+    crate::model::metric::METRICS
+        .iter()
+        .map(|m| m.key.len())
+        .chain(["tolerance_percent", crate::limits::NEW_FILE_BYTES_KEY].map(str::len))
+        .max()
+        .unwrap_or(0)
 }
 
 /// `new_file_bytes`, `pinned` and each tier with its values, bands and files (docs/src/reference/documents.md#pins-and-tiers).
@@ -95,7 +108,8 @@ fn pins_and_tiers_text(out: &mut String, l: &Limits, tiers: &[TierFiles]) {
         let band = band_of(value, l.tolerance_percent);
         let from = origin_text(l.origins.get(crate::limits::NEW_FILE_BYTES_KEY));
         let key = crate::limits::NEW_FILE_BYTES_KEY;
-        let _ = writeln!(out, "  {key:<17} {value:>6}  band {band:>6}  from {from}");
+        let w = key_width();
+        let _ = writeln!(out, "  {key:<w$} {value:>6}  band {band:>6}  from {from}");
     }
     if !l.pinned.is_empty() {
         let keys: Vec<&str> = l.pinned.iter().map(|m| m.key()).collect();
@@ -108,7 +122,8 @@ fn pins_and_tiers_text(out: &mut String, l: &Limits, tiers: &[TierFiles]) {
             let band = band_of(value, l.tolerance_percent);
             let pinned = crate::model::Metric::from_key(&key).is_some_and(|m| l.is_pinned(m));
             let pin = if pinned { "  pinned" } else { "" };
-            let _ = writeln!(out, "    {key:<15} {value:>6}  band {band:>6}{pin}");
+            let w = key_width() - 2;
+            let _ = writeln!(out, "    {key:<w$} {value:>6}  band {band:>6}{pin}");
         }
         let _ = writeln!(out, "    files: {}", files.files.len());
         for file in &files.files {
