@@ -40,7 +40,7 @@ pub mod report;
 pub mod source;
 pub mod terms;
 #[cfg(test)]
-mod test_clock;
+mod thread_cpu;
 pub mod work_tree;
 pub mod yaml;
 

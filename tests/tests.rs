@@ -48,3 +48,6 @@ mod module_graph;
 mod run_in_process;
 mod snapshots;
 mod terminal;
+/// The calling thread's CPU clock, the one the unit tests use.
+#[path = "../src/thread_cpu.rs"]
+mod thread_cpu;

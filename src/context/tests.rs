@@ -336,7 +336,7 @@ fn alias_bomb_in_a_context_returns_promptly() {
         text.push_str(&format!("  {name}: &{name} [{refs}]\n"));
     }
     text.push_str("meta:\n  name: *i\n");
-    let start = crate::test_clock::ThreadCpu::now();
+    let start = crate::thread_cpu::ThreadCpu::now();
     let result = err(&[("context.yaml", &text)]);
     assert!(start.elapsed() < std::time::Duration::from_secs(2));
     // serde_yaml names the line of the anchored node an alias stands for.

@@ -114,7 +114,7 @@ fn a_ten_megabyte_readme_costs_only_its_front_matter() {
     while text.len() < 10 << 20 {
         text.push_str(paragraph);
     }
-    let started = crate::test_clock::ThreadCpu::now();
+    let started = crate::thread_cpu::ThreadCpu::now();
     let parsed = parse(text.as_bytes());
     assert_eq!(parsed, Parsed::Contract(Contract::default()));
     assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
@@ -200,7 +200,7 @@ fn deeply_nested_front_matter_is_refused_before_it_is_parsed() {
         "---\nschema: context/v1\ntitle: {}\n---\n",
         "[".repeat(100_000)
     );
-    let started = crate::test_clock::ThreadCpu::now();
+    let started = crate::thread_cpu::ThreadCpu::now();
     assert_eq!(
         parse(readme.as_bytes()),
         invalid(
@@ -241,7 +241,7 @@ fn a_billion_laughs_in_front_matter_is_read_without_expanding() {
         yaml.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
     }
     yaml.push_str("children: *a39\n---\n");
-    let started = crate::test_clock::ThreadCpu::now();
+    let started = crate::thread_cpu::ThreadCpu::now();
     let Parsed::Contract(c) = parse(yaml.as_bytes()) else {
         panic!("a contract expected");
     };
@@ -262,7 +262,7 @@ fn an_alias_bomb_in_front_matter_is_refused_promptly() {
     let big = vec!["word"; 40_000].join(", ");
     let aliases = vec!["*big"; 200].join(", ");
     let yaml = format!("---\nschema: context/v1\nbig: &big [{big}]\nmany: [{aliases}]\n---\n");
-    let started = crate::test_clock::ThreadCpu::now();
+    let started = crate::thread_cpu::ThreadCpu::now();
     let parsed = parse(yaml.as_bytes());
     assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
     let Parsed::Invalid { line, detail } = parsed else {

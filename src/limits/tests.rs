@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use super::*;
 use crate::source::MemorySource;
-use crate::test_clock::ThreadCpu;
+use crate::thread_cpu::ThreadCpu;
 
 const P: &str = "ctx/principles.md";
 

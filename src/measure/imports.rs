@@ -186,7 +186,7 @@ mod tests {
         assert_eq!(paths(&long), vec![]);
         let fits = format!("@{}.md\n", "x".repeat(MAX_PATH - 3));
         assert_eq!(scan(&fits).len(), 1);
-        let started = crate::test_clock::ThreadCpu::now();
+        let started = crate::thread_cpu::ThreadCpu::now();
         let many = "(@".repeat(500_000) + "a.md";
         assert_eq!(scan(&many).len(), MAX_IMPORTS + 1);
         let many = "@x.md ".repeat(200_000);

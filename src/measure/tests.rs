@@ -63,7 +63,7 @@ fn deep_expressions_are_walked_in_linear_time() {
     // text for one would scan the file once per level.
     let depth = 100_000;
     let (open, close) = ("(".repeat(depth), ")".repeat(depth));
-    let started = crate::test_clock::ThreadCpu::now();
+    let started = crate::thread_cpu::ThreadCpu::now();
     for bottom in ["/* c */ 1", "() => { }"] {
         let src = format!("class C {{ void M() {{ var x = {open}{bottom}{close}; }} }}\n");
         let m = measured("Deep.cs", &src);

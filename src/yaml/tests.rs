@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use super::*;
-use crate::test_clock::ThreadCpu;
+use crate::thread_cpu::ThreadCpu;
 
 fn entries(text: &str) -> Vec<(String, String, usize)> {
     match read_flat(text) {

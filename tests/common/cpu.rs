@@ -4,27 +4,19 @@
 //! blowup is still seconds of it.
 
 use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+#[cfg(not(unix))]
+use std::time::Instant;
 
-/// The value of `f`, and the CPU time the calling thread used on it: the first field of
-/// `/proc/thread-self/schedstat` (Linux; the unit tests' src/test_clock.rs reads the
-/// same), or where that file is missing the wall-clock time.
+use crate::thread_cpu::ThreadCpu;
+
+/// The value of `f`, and the CPU time the calling thread used on it
+/// ([`ThreadCpu`], the unit tests' clock: where the system has no per-thread CPU clock,
+/// the wall-clock time).
 pub fn thread<T>(f: impl FnOnce() -> T) -> (T, Duration) {
-    let Some(start) = thread_cpu() else {
-        let started = Instant::now();
-        return (f(), started.elapsed());
-    };
+    let start = ThreadCpu::now();
     let value = f();
-    (
-        value,
-        thread_cpu().expect("schedstat, read at the start") - start,
-    )
-}
-
-fn thread_cpu() -> Option<Duration> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns = text.split_whitespace().next()?.parse().ok()?;
-    Some(Duration::from_nanos(ns))
+    (value, start.elapsed())
 }
 
 /// [`output`] with the program's address space bounded to `memory` bytes and its CPU

@@ -171,7 +171,7 @@ fn a_comment_holding_a_directive_line_names_it() {
 
 #[test]
 fn long_runs_cost_their_length_once() {
-    let started = crate::test_clock::ThreadCpu::now();
+    let started = crate::thread_cpu::ThreadCpu::now();
     let dollars = "$".repeat(1 << 20);
     assert_eq!(blanked_ranges(&dollars), []);
     let ats = format!("{}\n#region x\n", "@".repeat(1 << 20));

@@ -1,6 +1,7 @@
-//! What unit tests that bound how long work takes share (test builds only): the CPU time
-//! the calling thread has used. On a loaded machine wall-clock time also counts the time
-//! a thread waits for a core, so a wall-clock bound fails while nothing is wrong; the
+//! The calling thread's CPU clock, for the tests that bound how long work takes (test
+//! builds only: the unit tests, and the integration tests, whose tests/tests.rs includes
+//! this file as `thread_cpu`). On a loaded machine wall-clock time also counts the time a
+//! thread waits for a core, so a wall-clock bound fails while nothing is wrong; the
 //! thread's own CPU time grows only with its work, and a quadratic blowup is still
 //! seconds of it. Linux reads `/proc/thread-self/schedstat`; where that file is missing
 //! (another system) the clock is the wall clock.
