@@ -1,8 +1,10 @@
 //! Document budgets (docs/src/reference/documents.md) through `measure`, `limits` and `baseline`: the fixtures of
-//! `fixtures/docs/` against `expected.tsv`, the JSON, text and TSV fields, and bad input.
+//! `fixtures/docs/` against what each states in its own `expect` comments, the JSON, text
+//! and TSV fields, and bad input.
 
 use crate::common;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -14,7 +16,7 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/docs")
 }
 
-/// The rows of one outcome, in the format of `fixtures/docs/expected.tsv`.
+/// The rows of one outcome, as [`stated`] gives them.
 fn rows_of(outcome: &FileOutcome) -> Vec<String> {
     let FileOutcome::Measured(m) = outcome else {
         return vec![format!("{}\tnot measured\t{outcome:?}", outcome.path())];
@@ -36,15 +38,70 @@ fn rows_of(outcome: &FileOutcome) -> Vec<String> {
     rows
 }
 
+/// The rows a Markdown fixture states at its end, one HTML comment a line (a comment is
+/// no import, and says nothing to a reader of the rendered page):
+///
+/// ```text
+/// <!-- expect document LINES BYTES LOADED_BYTES IMPORTS -->   IMPORTS comma-separated, - for none
+/// <!-- expect warning TEXT -->                                a warning on the document
+/// ```
+///
+/// The counts are those of the whole file, its `expect` lines and the blank line before
+/// them included, as a code fixture's `expect file` counts its own comments: BYTES is the
+/// file's size (`wc -c`; the CRLF copy less one byte per line), LINES its lines
+/// (`wc -l`), LOADED_BYTES its bytes and those of every file it imports, each once.
+fn stated(path: &str, text: &str) -> Vec<String> {
+    let mut rows = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = line
+            .strip_prefix("<!-- expect ")
+            .and_then(|rest| rest.strip_suffix(" -->"))
+        else {
+            continue;
+        };
+        let (kind, fields) = rest.split_once(' ').unwrap_or((rest, ""));
+        let row = match kind {
+            "document" => fields.split(' ').collect::<Vec<_>>().join("\t"),
+            "warning" => fields.to_string(),
+            other => panic!("{path}: unknown expectation {other:?}"),
+        };
+        rows.push(format!("{path}\t{kind}\t{row}"));
+    }
+    rows
+}
+
+/// Every file under `dir` (relative to `root`, `/`-separated), with its text if it is
+/// UTF-8.
+fn files(root: &Path, dir: &Path, out: &mut BTreeMap<String, Option<String>>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files(root, &path, out);
+        } else {
+            let rel = path.strip_prefix(root).unwrap().to_str().unwrap();
+            let text = std::fs::read_to_string(&path).ok();
+            out.insert(rel.replace('\\', "/"), text);
+        }
+    }
+}
+
 #[test]
-fn every_document_fixture_measures_as_expected() {
-    let text = std::fs::read_to_string(fixtures().join("expected.tsv")).unwrap();
-    let expected: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .collect();
+fn every_document_fixture_measures_as_it_states() {
+    let mut all = BTreeMap::new();
+    files(&fixtures(), &fixtures(), &mut all);
+    let mut expected: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (path, text) in &all {
+        let rows = stated(path, text.as_deref().unwrap_or_default());
+        if !rows.is_empty() {
+            expected.insert(path.clone(), rows);
+        }
+    }
+    assert_eq!(expected.len(), 10, "{:?}", expected.keys());
     let outcomes = measure_tree(&fixtures(), &[String::new()], &Options::default()).unwrap();
-    let actual: Vec<String> = outcomes.iter().flat_map(rows_of).collect();
+    let actual: BTreeMap<String, Vec<String>> = outcomes
+        .iter()
+        .map(|o| (o.path().to_string(), rows_of(o)))
+        .collect();
     assert_eq!(actual, expected);
 }
 
@@ -52,14 +109,14 @@ fn every_document_fixture_measures_as_expected() {
 fn crlf_and_lf_copies_measure_the_same() {
     let lf = std::fs::read(fixtures().join("guide.md")).unwrap();
     let crlf = std::fs::read(fixtures().join("guide-crlf.md")).unwrap();
-    assert_eq!(crlf.len(), lf.len() + 19, "the CRLF fixture lost its CRs");
+    assert_eq!(crlf.len(), lf.len() + 21, "the CRLF fixture lost its CRs");
     let targets = ["guide.md".to_string(), "guide-crlf.md".to_string()];
     let outcomes = measure_tree(&fixtures(), &targets, &Options::default()).unwrap();
     let [FileOutcome::Measured(a), FileOutcome::Measured(b)] = &outcomes[..] else {
         panic!("{outcomes:?}");
     };
     assert_eq!((a.lines, a.bytes, &a.loaded), (b.lines, b.bytes, &b.loaded));
-    assert_eq!(a.bytes, 367);
+    assert_eq!(a.bytes, 435);
 }
 
 /// A repository with a `docs` context limiting document bytes, and a code file.
