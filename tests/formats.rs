@@ -233,18 +233,11 @@ fn gate_sarif_lists_left_out_and_skipped_files_as_notes_and_unmeasurable_ones_as
     s.write_bytes("src/New1.cs", b"class Caf\xe9 {}\n");
     s.write("src/Tests/ATests.cs", &cs_class("ATests", &[("Go", 40)]));
     let log = valid_sarif(&s.run(&["gate", "--format", "sarif"]).stdout);
-    let location = |uri: &str| json!([{"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"}}}]);
-    let note = |text: &str, uri: &str| json!({"level": "note", "message": {"text": text}, "locations": location(uri)});
-    assert_eq!(
-        log["runs"][0]["invocations"][0]["toolExecutionNotifications"],
-        json!([
-            note("skipped src/Latin1.cs: not UTF-8", "src/Latin1.cs"),
-            note(
-                "left out src/Tests/ATests.cs: test directory \"Tests\"",
-                "src/Tests/ATests.cs"
-            ),
-        ])
+    insta::assert_snapshot!(
+        "left_out_and_skipped_notifications",
+        pretty_json(&log["runs"][0]["invocations"][0]["toolExecutionNotifications"])
     );
+    let location = |uri: &str| json!([{"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"}}}]);
     let results = log["runs"][0]["results"].as_array().expect("results");
     assert_eq!(
         results.last(),
@@ -289,15 +282,7 @@ fn measure_github_annotates_and_ends_with_the_summary() {
     let s = repo();
     let run = s.run(&["measure", "--check", "--format", "github", "src"]);
     assert_eq!(run.code, 1, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "::warning file=src/Mid.cs,line=3,endLine=13,title=function_lines within tolerance::\
-         Mid.Go: function_lines 11 > 10 (band 12)\n\
-         ::error file=src/Small.cs,line=3,endLine=15,title=function_lines past the band::\
-         Small.Run: function_lines 13 > 10 (band 12)\n\
-         measured 3 file(s): 3 function(s), 3 type(s); 1 excess(es), \
-         1 divergence(s), 1 tolerated by the baseline\n"
-    );
+    insta::assert_snapshot!(run.stdout);
 }
 
 #[test]
