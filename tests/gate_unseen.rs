@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::{after_base, cs_class, principles, Scenario, BAND_12, INVENTORY};
+use common::{after_base, cs_class, pretty_json, principles, Scenario, BAND_12, INVENTORY};
 
 /// A Go file holding `func Helper()` of exactly `lines` lines, after `header`.
 fn go_file(header: &str, lines: usize) -> String {
@@ -38,16 +38,7 @@ fn a_new_file_that_says_it_is_generated_is_judged_and_the_claim_noted() {
     s.commit("generated, they say");
     let run = s.gate(&["--require-judged"]);
     assert_eq!(run.code, 1, "{run:?}");
-    assert_eq!(
-        after_base(&run.stdout),
-        [
-            "structure judged 2 file(s) in 1 context(s): 2 excess(es) past the band",
-            "src/helpers_gen.go:5 Helper: function_lines 200 > 10 (band 12)",
-            "src/widget.ts:2 helper: function_lines 30 > 10 (band 12)",
-            &format!("src/helpers_gen.go: {CLAIM}"),
-            &format!("src/widget.ts: {CLAIM}"),
-        ]
-    );
+    insta::assert_snapshot!("generated_claims_text", after_base(&run.stdout).join("\n"));
     let json = s.gate(&["--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
     assert_eq!(v["left_out"], serde_json::json!([]));
@@ -58,15 +49,7 @@ fn a_new_file_that_says_it_is_generated_is_judged_and_the_claim_noted() {
     );
     let summary = s.abs("summary.md");
     s.gate(&["--pr-summary", summary.to_str().expect("utf-8")]);
-    assert!(
-        s.read("summary.md").contains(&format!(
-            "\n### Judged although they say they are generated\n\n\
-             - `src/helpers_gen.go`: {CLAIM}\n\
-             - `src/widget.ts`: {CLAIM}\n"
-        )),
-        "{}",
-        s.read("summary.md")
-    );
+    insta::assert_snapshot!("generated_claims_pr_summary", s.read("summary.md"));
 }
 
 #[test]
@@ -122,37 +105,13 @@ fn changed_code_no_judged_context_owns_is_listed_as_unowned() {
     s.write("README.md", "# notes, no byte limits anywhere\n");
     let run = s.gate(&["--require-judged"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        after_base(&run.stdout),
-        [
-            "structure judged 0 file(s) in 1 context(s), within their Limits",
-            "structure not judged in web (no Limits at the merge-base); judged: inventory",
-            &format!("left out lib/Helpers.cs: {UNOWNED}"),
-            &format!(
-                "left out web/Page.cs: {UNOWNED} (context web has no Limits at the merge-base)"
-            ),
-        ]
-    );
+    insta::assert_snapshot!("unowned_text", after_base(&run.stdout).join("\n"));
     let json = s.gate(&["--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
-    assert_eq!(
-        v["left_out"],
-        serde_json::json!([
-            {"path": "lib/Helpers.cs", "reason": "unowned", "detail": UNOWNED},
-            {"path": "web/Page.cs", "reason": "unowned",
-             "detail": format!("{UNOWNED} (context web has no Limits at the merge-base)")},
-        ])
-    );
+    insta::assert_snapshot!("unowned_json", pretty_json(&v["left_out"]));
     let summary = s.abs("summary.md");
     s.gate(&["--pr-summary", summary.to_str().expect("utf-8")]);
-    assert!(
-        s.read("summary.md").contains(&format!(
-            "\n### Left out\n\n- `lib/Helpers.cs`: {UNOWNED}\n- `web/Page.cs`: {UNOWNED} (context web \
-             has no Limits at the merge-base)\n"
-        )),
-        "{}",
-        s.read("summary.md")
-    );
+    insta::assert_snapshot!("unowned_pr_summary", s.read("summary.md"));
 }
 
 #[test]
@@ -212,7 +171,6 @@ fn excluding() -> Scenario {
 }
 
 const VENDOR: &str = "excluded by the exclude glob src/vendor/*.cs of context.yaml";
-const MEDIA: &str = "excluded by the exclude glob src/media/** of context.yaml";
 
 #[test]
 fn exclude_globs_leave_files_out_of_measure_and_the_baseline() {
@@ -253,26 +211,9 @@ fn the_gate_leaves_out_what_the_bases_exclude_globs_name_and_new_binary_files() 
     s.commit("media, vendored code, and a growth");
     let run = s.gate(&[]);
     assert_eq!(run.code, 1, "{run:?}");
-    let lines = after_base(&run.stdout);
-    assert_eq!(
-        lines[..2],
-        [
-            "structure judged 1 file(s) in 1 context(s): 1 excess(es) past the band",
-            "src/Small.cs:3 Small.Run: function_lines 13 > 10 (band 12)",
-        ]
-    );
-    assert!(
-        lines.contains(&"  inventory: context.yaml: exclude added: src/** (loosens)"),
-        "{lines:?}"
-    );
-    assert_eq!(
-        lines[lines.len() - 4..],
-        [
-            "left out src/logo.ts: binary: a NUL byte in its first 8000 bytes",
-            &format!("left out src/media/intro.ts: {MEDIA}"),
-            &format!("left out src/vendor/Lib.cs: {VENDOR}"),
-            &format!("left out src/vendor/Old.cs: {VENDOR}"),
-        ]
+    insta::assert_snapshot!(
+        "excluded_and_binary_text",
+        after_base(&run.stdout).join("\n")
     );
     let json = s.gate(&["--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
