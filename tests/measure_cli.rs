@@ -11,15 +11,7 @@ fn text_lists_each_file_and_unit_then_a_summary() {
     s.write("src/lib.rs", &rs_fn("parse", 4));
     let run = s.run(&["measure"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "src/A.cs:1    file      A.cs    8 lines, 1 type(s), 93 bytes\n\
-         src/A.cs:1    type      A       8 lines\n\
-         src/A.cs:3    function  A.Run   5 lines  params 0  nesting 0  cyclomatic 1  cognitive 0\n\
-         src/lib.rs:1  file      lib.rs  4 lines, 0 type(s), 49 bytes\n\
-         src/lib.rs:1  function  parse   4 lines  params 0  nesting 0  cyclomatic 1  cognitive 0\n\
-         measured 2 file(s): 2 function(s), 1 type(s)\n"
-    );
+    insta::assert_snapshot!("text_two_files", run.stdout);
     assert_eq!(run.stderr, "");
 }
 
@@ -31,23 +23,8 @@ fn json_is_the_spec_object() {
     s.write_bytes("src/Latin1.cs", b"class Caf\xe9 {}\n");
     let run = s.run(&["measure", "--format", "json", "src"]);
     assert_eq!(run.code, 0, "{run:?}");
-    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("json");
-    assert_eq!(
-        v,
-        serde_json::json!({
-            "files": [{
-                "path": "src/A.cs", "language": "csharp", "lines": 8, "types": 1, "bytes": 93,
-                "context": "app",
-                "units": [
-                    {"name": "A", "kind": "type", "start_line": 1, "end_line": 8, "lines": 8},
-                    {"name": "A.Run", "kind": "function", "start_line": 3, "end_line": 7, "lines": 5,
-                     "params": 0, "nesting": 0, "cyclomatic": 1, "cognitive": 0},
-                ]
-            }],
-            "skipped": [{"path": "src/Latin1.cs", "reason": "not-utf8", "detail": "not UTF-8"}],
-            "findings": [],
-        })
-    );
+    serde_json::from_str::<serde_json::Value>(&run.stdout).expect("json");
+    insta::assert_snapshot!("json_one_file_and_one_skipped", run.stdout);
 }
 
 #[test]
@@ -56,19 +33,7 @@ fn paths_are_relative_to_the_repository_root_from_a_subdirectory() {
     s.write("src/deep/A.cs", &cs_class("A", &[("Run", 5)]));
     let run = s.run_in(&s.abs("src/deep"), &["measure", "--format", "tsv", "A.cs"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "path\tunit\tmetric\tvalue\tstart_line\tend_line\tstatus\n\
-         src/deep/A.cs\tA.cs\tfile_bytes\t93\t1\t8\t-\n\
-         src/deep/A.cs\tA.cs\tfile_lines\t8\t1\t8\t-\n\
-         src/deep/A.cs\tA.cs\ttypes_per_file\t1\t1\t8\t-\n\
-         src/deep/A.cs\tA\ttype_lines\t8\t1\t8\t-\n\
-         src/deep/A.cs\tA.Run\tfunction_lines\t5\t3\t7\t-\n\
-         src/deep/A.cs\tA.Run\tfunction_params\t0\t3\t7\t-\n\
-         src/deep/A.cs\tA.Run\tfunction_nesting\t0\t3\t7\t-\n\
-         src/deep/A.cs\tA.Run\tfunction_cyclomatic\t1\t3\t7\t-\n\
-         src/deep/A.cs\tA.Run\tfunction_cognitive\t0\t3\t7\t-\n"
-    );
+    insta::assert_snapshot!("tsv_from_a_subdirectory", run.stdout);
 }
 
 #[test]
@@ -106,29 +71,7 @@ fn statuses_and_check() {
     );
     let run = s.run(&["measure", "src"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert!(
-        run.stdout
-            .contains("  A.Ok    10 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  ok\n"),
-        "{}",
-        run.stdout
-    );
-    assert!(
-        run.stdout
-            .contains("  A.Near  12 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  divergence (limit 10, band 12)\n"),
-        "{}",
-        run.stdout
-    );
-    assert!(
-        run.stdout
-            .contains("  A.Over  13 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  excess: function_lines 13 > 10 (band 12)\n"),
-        "{}",
-        run.stdout
-    );
-    assert!(
-        run.stdout.ends_with("measured 1 file(s): 3 function(s), 1 type(s); 1 excess(es), 1 divergence(s), 0 tolerated by the baseline\n"),
-        "{}",
-        run.stdout
-    );
+    insta::assert_snapshot!("statuses_text", run.stdout);
     assert_eq!(s.run(&["measure", "--check", "src"]).code, 1);
     s.write("src/A.cs", &cs_class("A", &[("Near", 12)]));
     assert_eq!(s.run(&["measure", "--check", "src"]).code, 0);
@@ -218,27 +161,7 @@ fn dump_tree_prints_the_syntax_tree_and_what_the_walk_made_of_it() {
     );
     let run = s.run(&["measure", "--dump-tree", "src/a.rs"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "\
-source_file 1-5
-  attribute_item 1-1  ← attribute
-    attribute 1-1  ← ·
-      identifier 1-1 \"inline\"  ← ·
-  function_item 2-2  ← unit function f 1-2  params 0  nesting 0  cyclomatic 1  cognitive 0; scope f
-    name: identifier 2-2 \"f\"
-    parameters: parameters 2-2  ← left alone
-    body: block 2-2
-  attribute_item 4-4  ← attribute
-    attribute 4-4  ← ·
-      identifier 4-4 \"cfg\"  ← ·
-      arguments: token_tree 4-4  ← ·
-        identifier 4-4 \"test\"  ← ·
-  mod_item 5-5  ← test item 4-5, left out
-    name: identifier 5-5 \"tests\"  ← ·
-    body: declaration_list 5-5  ← ·
-"
-    );
+    insta::assert_snapshot!("dump_tree_rust", run.stdout);
     assert_eq!(run.stderr, "");
     let run = s.run(&["-C", "src", "measure", "--dump-tree", "nosuch.rs"]);
     assert_eq!(run.code, 2, "{run:?}");
@@ -292,27 +215,11 @@ fn over_lists_only_what_is_over_a_limit_with_one_line_said_so() {
     );
     s.write("src/B.cs", "class B { }\n");
     let all = s.run(&["measure", "src"]);
-    assert_eq!(
-        all.stdout,
-        "src/A.cs:1   file      A.cs      33 lines, 1 type(s), 548 bytes                            ok\n\
-         src/A.cs:1   type      A         33 lines\n\
-         src/A.cs:3   function  A.Over    14 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  excess: function_lines 14 > 10 (band 12)\n\
-         src/A.cs:17  function  A.Within  11 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  divergence (limit 10, band 12)\n\
-         src/A.cs:28  function  A.Fine    5 lines  params 0  nesting 0  cyclomatic 1  cognitive 0   ok\n\
-         src/B.cs:1   file      B.cs      1 line, 1 type(s), 12 bytes                               ok\n\
-         src/B.cs:1   type      B         1 line\n\
-         measured 2 file(s): 3 function(s), 2 type(s); 1 excess(es), 1 divergence(s), 0 tolerated by the baseline\n"
-    );
+    assert_eq!(all.code, 0, "{all:?}");
+    insta::assert_snapshot!("over_without_it", all.stdout);
     let over = s.run(&["measure", "--over", "src"]);
-    assert_eq!(
-        (over.code, over.stdout.as_str()),
-        (
-            0,
-            "src/A.cs:3   function  A.Over    14 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  excess: function_lines 14 > 10 (band 12)\n\
-             src/A.cs:17  function  A.Within  11 lines  params 0  nesting 0  cyclomatic 1  cognitive 0  divergence (limit 10, band 12)\n\
-             measured 2 file(s): 3 function(s), 2 type(s); 1 excess(es), 1 divergence(s), 0 tolerated by the baseline\n"
-        )
-    );
+    assert_eq!(over.code, 0, "{over:?}");
+    insta::assert_snapshot!("over_with_it", over.stdout);
 }
 
 /// The unit rows of `measure --format tsv` (no file rows): unit, metric, start and end.
