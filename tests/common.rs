@@ -295,6 +295,13 @@ pub fn rs_fn(name: &str, lines: usize) -> String {
     s
 }
 
+/// `text` as an insta snapshot pins it, byte for byte: a snapshot leaves out the
+/// whitespace at its very end and reads `\r\n` as `\n`, so the end is marked by a last
+/// `[end]` (on a line of its own after a final newline) and each `\r` is shown as `[CR]`.
+pub fn exact(text: &str) -> String {
+    format!("{}[end]", text.replace('\r', "[CR]"))
+}
+
 /// `value` as pretty JSON ending in a newline, as the commands print it: how a test
 /// snapshots a part of a JSON or SARIF document.
 pub fn pretty_json(value: &serde_json::Value) -> String {

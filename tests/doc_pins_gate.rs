@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::{after_base, principles, Scenario};
+use common::{after_base, exact, principles, Scenario};
 
 const LIMITS: &str = "file_bytes: 40960\nnew_file_bytes: 32768\nloaded_bytes: 65536\n\
 pinned: [file_bytes, loaded_bytes]\ntiers:\n  - name: xl\n    paths: [docs/workflows/plan.md, \
@@ -104,7 +104,7 @@ fn a_pins_growth_is_labelled_grew_past_its_pin_in_every_format() {
     let run = s.gate(&["--pr-summary", summary.to_str().expect("utf-8")]);
     assert_eq!(run.code, 1, "{run:?}");
     let md = std::fs::read_to_string(&summary).expect("summary");
-    insta::assert_snapshot!("pin_growth_pr_summary", md);
+    insta::assert_snapshot!("pin_growth_pr_summary", exact(&md));
     let github = s.gate(&["--format", "github"]);
     assert_eq!(github.code, 1, "{github:?}");
     let titles: Vec<&str> = github
@@ -225,7 +225,7 @@ fn accept_raises_within_the_band_and_refuses_past_it_leaving_the_file_unchanged(
     let accepted = s.read("structure-baseline.tsv");
     let refused = s.run(&["baseline", "accept", "docs"]);
     assert_eq!(refused.code, 1, "{refused:?}");
-    insta::assert_snapshot!("accept_refused_past_the_band", refused.stdout);
+    insta::assert_snapshot!("accept_refused_past_the_band", exact(&refused.stdout));
     assert_eq!(s.read("structure-baseline.tsv"), accepted);
 }
 
@@ -294,7 +294,7 @@ fn a_branch_raising_its_own_pin_passes_only_with_accept_growth_and_never_past_th
         ]
     );
     let md = std::fs::read_to_string(&summary).expect("summary");
-    insta::assert_snapshot!("accept_growth_pr_summary", md);
+    insta::assert_snapshot!("accept_growth_pr_summary", exact(&md));
     let json = s.gate(&["--accept-growth", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
     assert_eq!(

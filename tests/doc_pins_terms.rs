@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::{after_base, principles, Scenario};
+use common::{after_base, exact, principles, Scenario};
 
 /// A `docs` context (workdir `docs`, owning it) with `limits`, and `files`; not a git
 /// repository.
@@ -139,7 +139,7 @@ fn limits_shows_each_tier_with_its_files_values_bands_and_pins_and_warns_of_stal
     );
     let run = s.run(&["limits"]);
     assert_eq!(run.code, 0, "{run:?}");
-    insta::assert_snapshot!("limits_with_tiers_and_pins", run.stdout);
+    insta::assert_snapshot!("limits_with_tiers_and_pins", exact(&run.stdout));
     assert_eq!(
         run.stderr,
         "warning: docs/principles.md: tier xl pattern \"workflows/execute.md\" matches no file \
@@ -235,7 +235,7 @@ fn project_specifics_replaces_pinned_and_tiers_whole() {
     s.write("docs/principles.md", &text);
     let run = s.run(&["limits"]);
     assert_eq!(run.code, 0, "{run:?}");
-    insta::assert_snapshot!("limits_with_project_specifics", run.stdout);
+    insta::assert_snapshot!("limits_with_project_specifics", exact(&run.stdout));
     assert_eq!(run.stderr, "");
 }
 

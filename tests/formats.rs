@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::{cs_class, pretty_json, Scenario};
+use common::{cs_class, exact, pretty_json, Scenario};
 use serde_json::{json, Value};
 
 /// [`Scenario::feature_of_inventory`], where `feature` grew `Small.Run` to 13 lines (an
@@ -282,7 +282,7 @@ fn measure_github_annotates_and_ends_with_the_summary() {
     let s = repo();
     let run = s.run(&["measure", "--check", "--format", "github", "src"]);
     assert_eq!(run.code, 1, "{run:?}");
-    insta::assert_snapshot!(run.stdout);
+    insta::assert_snapshot!(exact(&run.stdout));
 }
 
 #[test]

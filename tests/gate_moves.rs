@@ -2,7 +2,7 @@
 //! (docs/src/reference/baseline.md#moved-units), and every finding says what the branch did
 //! to it (docs/src/reference/gate.md#what-changed).
 
-use crate::common::{principles, Scenario, INVENTORY};
+use crate::common::{exact, principles, Scenario, INVENTORY};
 
 /// function_lines 50, band 55: the limits of the Viper scenario.
 const LIMITS: &str = "function_lines: 50\ntolerance_percent: 10\n";
@@ -215,5 +215,5 @@ fn divergences_say_whether_the_branch_made_them_new_grown_or_left_them() {
     let run = s.gate(&["--pr-summary", summary.to_str().expect("utf-8")]);
     assert_eq!(run.code, 0, "{run:?}");
     let md = std::fs::read_to_string(&summary).expect("summary");
-    insta::assert_snapshot!("divergences_pr_summary", md);
+    insta::assert_snapshot!("divergences_pr_summary", exact(&md));
 }

@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::{after_base, cs_class, pretty_json, principles, Scenario, BAND_12, INVENTORY};
+use common::{after_base, cs_class, exact, pretty_json, principles, Scenario, BAND_12, INVENTORY};
 
 /// A Go file holding `func Helper()` of exactly `lines` lines, after `header`.
 fn go_file(header: &str, lines: usize) -> String {
@@ -49,7 +49,7 @@ fn a_new_file_that_says_it_is_generated_is_judged_and_the_claim_noted() {
     );
     let summary = s.abs("summary.md");
     s.gate(&["--pr-summary", summary.to_str().expect("utf-8")]);
-    insta::assert_snapshot!("generated_claims_pr_summary", s.read("summary.md"));
+    insta::assert_snapshot!("generated_claims_pr_summary", exact(&s.read("summary.md")));
 }
 
 #[test]
@@ -111,7 +111,7 @@ fn changed_code_no_judged_context_owns_is_listed_as_unowned() {
     insta::assert_snapshot!("unowned_json", pretty_json(&v["left_out"]));
     let summary = s.abs("summary.md");
     s.gate(&["--pr-summary", summary.to_str().expect("utf-8")]);
-    insta::assert_snapshot!("unowned_pr_summary", s.read("summary.md"));
+    insta::assert_snapshot!("unowned_pr_summary", exact(&s.read("summary.md")));
 }
 
 #[test]

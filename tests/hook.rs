@@ -1,7 +1,7 @@
 //! `structgate hook` driven the way Claude Code and Codex drive it: a recorded event on
 //! stdin, the exit code and stderr the host hands the model.
 
-use crate::common::{cs_class, Scenario, BAND_12};
+use crate::common::{cs_class, exact, Scenario, BAND_12};
 
 /// A Claude Code `PostToolUse` event for the `Edit` tool on `file` (absolute), as the host
 /// sends it.
@@ -66,7 +66,7 @@ fn an_edit_past_the_band_exits_2_with_the_finding_and_what_to_do_for_the_model()
     let s = small_run_of(14);
     let run = s.run_stdin(&["hook"], &claude_edit(&s, "src/Small.cs"));
     assert_eq!(run.code, 2, "{run:?}");
-    insta::assert_snapshot!("edit_past_the_band_stderr", run.stderr);
+    insta::assert_snapshot!("edit_past_the_band_stderr", exact(&run.stderr));
     assert_eq!(run.stdout, "");
 }
 
@@ -174,10 +174,10 @@ fn stop_judges_the_whole_branch_and_blocks_once() {
     s.write("src/Other.cs", &cs_class("Other", &[("Long", 30)]));
     let run = s.run_stdin(&["hook"], &claude_stop(&s, false));
     assert_eq!(run.code, 2, "{run:?}");
-    insta::assert_snapshot!("stop_stderr", run.stderr);
+    insta::assert_snapshot!("stop_stderr", exact(&run.stderr));
     let again = s.run_stdin(&["hook"], &claude_stop(&s, true));
     assert_eq!(again.code, 0, "{again:?}");
-    insta::assert_snapshot!("stop_again_stderr", again.stderr);
+    insta::assert_snapshot!("stop_again_stderr", exact(&again.stderr));
 }
 
 #[test]
@@ -242,7 +242,7 @@ fn a_codex_apply_patch_judges_the_files_the_patch_adds_updates_or_moves_to() {
     });
     let run = s.run_stdin(&["hook"], &event.to_string());
     assert_eq!(run.code, 2, "{run:?}");
-    insta::assert_snapshot!("codex_apply_patch_stderr", run.stderr);
+    insta::assert_snapshot!("codex_apply_patch_stderr", exact(&run.stderr));
 }
 
 #[test]
