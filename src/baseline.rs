@@ -78,10 +78,35 @@ pub struct Baseline {
     /// `# owned:` — the owned directories recorded (the repository root is `""`); `None`
     /// without that header line.
     pub owned: Option<Vec<String>>,
+    /// `# units:` — the revision of what counts as a unit when it was written
+    /// (docs/src/reference/baseline.md#units); `None` without that header line: revision 1,
+    /// before anonymous functions were units.
+    pub units: Option<u32>,
     pub entries: BTreeMap<EntryKey, u64>,
 }
 
+/// The revision of what structgate counts as a unit, which `baseline init` and `refresh`
+/// write as `# units: 2`: from 2, anonymous functions spanning two or more lines
+/// (docs/src/reference/measurement.md#anonymous-functions).
+pub const UNITS_REVISION: u32 = 2;
+
+/// What the gate and `measure --check` say of a context whose baseline predates
+/// anonymous-function units (docs/src/reference/baseline.md#units).
+pub fn predating_units_note(context: &str) -> String {
+    format!(
+        "anonymous functions not judged in {context}: its baseline predates them \
+         (structgate baseline refresh records them)"
+    )
+}
+
 impl Baseline {
+    /// True when the baseline was written before anonymous functions were units (no `#
+    /// units:` line, or `# units: 1`): they are not judged by it
+    /// (docs/src/reference/baseline.md#units).
+    pub fn predates_units(&self) -> bool {
+        self.units.unwrap_or(1) < UNITS_REVISION
+    }
+
     /// The value this baseline tolerates for a unit, if any.
     pub fn allowance(&self, path: &str, unit: &str, metric: Metric) -> Option<u64> {
         let key: &dyn KeyView = &(path, unit, metric);

@@ -19,9 +19,10 @@ mod review;
 
 use serde::Serialize;
 
-use crate::baseline::Allowances;
+use crate::baseline::{Allowances, Baseline};
 use crate::limits::Limits;
-use crate::model::{Language, Metric, UnitValue, ValueRef};
+use crate::model::{FileMeasure, Language, Metric, Unit, UnitValue, ValueRef};
+use crate::terms::ContextTerms;
 
 pub use carry::{carried, moved_in, units_moved, Moved};
 pub use changed_file::{
@@ -278,23 +279,44 @@ pub fn new_file(limits: &Limits, values: &[UnitValue], allowances: &Allowances) 
 
 /// [`file`] (or [`new_file`], when `new`) for the values [`grouped`] gives: a value
 /// marked [`SameName`] is judged without allowance, and its finding says why.
+/// Anonymous-function units are left out where the baseline predates them
+/// ([`judges_anonymous`]).
 pub fn file_grouped(
     limits: &Limits,
     values: &[(UnitValue, Option<SameName>)],
     allowances: &Allowances,
     new: bool,
 ) -> Vec<Finding> {
-    let values = values.iter().map(|(v, same)| (v.as_ref(), *same));
+    let all = judges_anonymous(allowances.own);
+    let values = values.iter().filter(|(v, _)| all || !v.anonymous);
+    let values = values.map(|(v, same)| (v.as_ref(), *same));
     judged(limits, values, allowances, new, |_| true)
 }
 
 /// [`file`], keeping only the findings whose status is not ok: what `measure` counts and
-/// `--check` decides on.
+/// `--check` decides on. Anonymous-function units are left out where the baseline
+/// predates them ([`judges_anonymous`]).
 pub fn file_past(limits: &Limits, values: &[ValueRef], allowances: &Allowances) -> Vec<Finding> {
-    let values = values.iter().map(|v| (*v, None));
-    judged(limits, values, allowances, false, |v| {
+    let all = judges_anonymous(allowances.own);
+    let values = values.iter().filter(|v| all || !v.anonymous);
+    judged(limits, values.map(|v| (*v, None)), allowances, false, |v| {
         v.status != Status::Ok
     })
+}
+
+/// True when the gate and `measure` judge anonymous-function units by the baseline `own`:
+/// it doesn't predate them (`# units: 2`, or no baseline). By an older one they are not
+/// judged until `baseline refresh` records their excesses, and the context is judged in
+/// part (docs/src/reference/baseline.md#units).
+pub fn judges_anonymous(own: Option<&Baseline>) -> bool {
+    own.is_none_or(|b| !b.predates_units())
+}
+
+/// True when a file `m` owned by `owner` holds anonymous-function units its context's
+/// baseline doesn't judge ([`judges_anonymous`]): what the gate and `measure --check`
+/// say, once per context (docs/src/reference/baseline.md#units).
+pub fn leaves_anonymous_unjudged(owner: &ContextTerms, m: &FileMeasure) -> bool {
+    !judges_anonymous(owner.baseline.as_ref()) && m.units.iter().any(|u| u.anonymous)
 }
 
 fn judged<'v>(
@@ -333,6 +355,8 @@ fn judged<'v>(
 pub struct FileTerms<'a> {
     limits: Limits,
     allowances: Allowances<'a>,
+    /// [`judges_anonymous`] by the file's own baseline.
+    anonymous: bool,
 }
 
 impl<'a> FileTerms<'a> {
@@ -340,6 +364,7 @@ impl<'a> FileTerms<'a> {
         FileTerms {
             limits: limits.for_file(path, new),
             allowances: allowances.for_file(path),
+            anonymous: judges_anonymous(allowances.own),
         }
     }
 
@@ -380,8 +405,24 @@ impl<'a> FileTerms<'a> {
             value,
             start_line: 0,
             end_line: 0,
+            anonymous: false,
         };
         self.verdict(&v, None)
+    }
+
+    /// [`FileTerms::value`] for a value of `unit`: `None` too for an anonymous-function
+    /// unit the baseline predates ([`judges_anonymous`]).
+    pub fn unit_value(
+        &self,
+        path: &str,
+        unit: &Unit,
+        metric: Metric,
+        value: u64,
+    ) -> Option<Verdict> {
+        let judged = self.anonymous || !unit.anonymous;
+        judged
+            .then(|| self.value(path, &unit.name, metric, value))
+            .flatten()
     }
 }
 

@@ -5,6 +5,7 @@
 //! (docs/dev/adding-a-language.md). The walk in `crate::measure` is generic over
 //! [`Lang`], and reads the [`Bindings`] and parent spans a language declares as data.
 
+mod anonymous;
 mod binding;
 mod ecmascript;
 pub mod project;
@@ -36,6 +37,7 @@ use tree_sitter::{Node, Point};
 
 use crate::model::{Language, UnitKind};
 
+pub use anonymous::{AnonBinder, AnonName, Anonymous, Call, NO_ANONYMOUS};
 pub use binding::{Binder, Bindings, Bound, NO_BINDINGS};
 pub use record::{nothing_left_out, Record};
 
@@ -96,6 +98,9 @@ pub struct KindInfo {
     /// The binder of a [`Role::Binding`] kind.
     pub binder: Option<&'static Binder>,
     pub entry: EntryRole,
+    /// An anonymous function kind ([`Anonymous::functions`]): a unit when it spans two or
+    /// more lines and nothing else made it one.
+    pub anonymous: bool,
 }
 
 /// Code written outside every declaration that forms one function unit of its own: C#
@@ -178,6 +183,9 @@ pub struct Lang {
     pub ends_at_code: bool,
     /// The kinds that bind a name to a function, class or object literal.
     pub bindings: &'static Bindings,
+    /// The anonymous functions that are units and what names them
+    /// (docs/src/reference/measurement.md#anonymous-functions).
+    pub anonymous: &'static Anonymous,
     /// The role of a node kind, by its name in the grammar.
     pub role_of: fn(&str) -> Role,
     /// Whether a node kind is opaque (see [`KindInfo::opaque`]), by its name.
@@ -237,6 +245,7 @@ impl Lang {
             span_groups: &[],
             ends_at_code: false,
             bindings: &NO_BINDINGS,
+            anonymous: &NO_ANONYMOUS,
             role_of,
             opaque_of,
             declare,
@@ -294,6 +303,7 @@ impl Lang {
             opaque: true,
             entry: EntryRole::None,
             binder: None,
+            anonymous: false,
         };
         if !node.is_named() {
             return ANONYMOUS;
@@ -307,6 +317,7 @@ impl Lang {
                 opaque: false,
                 entry: EntryRole::None,
                 binder: None,
+                anonymous: false,
             })
     }
 
@@ -323,6 +334,7 @@ impl Lang {
                         opaque: true,
                         entry: EntryRole::None,
                         binder: None,
+                        anonymous: false,
                     },
                 }
             })
@@ -347,6 +359,7 @@ impl Lang {
                 .entry_point
                 .as_ref()
                 .map_or(EntryRole::None, |e| (e.role_of)(kind)),
+            anonymous: self.anonymous.functions.contains(&kind),
         }
     }
 }

@@ -62,6 +62,10 @@ pub struct Unit {
     pub start_line: u32,
     /// 1-based, inclusive.
     pub end_line: u32,
+    /// An anonymous function unit (docs/src/reference/measurement.md#anonymous-functions):
+    /// a baseline that predates them doesn't judge it.
+    #[serde(default)]
+    pub anonymous: bool,
     /// The values of the kind's [`Source::Stored`] metrics, by slot; lines come from the
     /// span. A fixed array: no allocation per unit.
     stored: [u32; metric::STORED_MAX],
@@ -75,6 +79,7 @@ impl Unit {
             kind,
             start_line,
             end_line,
+            anonymous: false,
             stored: [0; metric::STORED_MAX],
         }
     }
@@ -192,6 +197,9 @@ pub struct UnitValue {
     pub value: u64,
     pub start_line: u32,
     pub end_line: u32,
+    /// Every unit of the name is an anonymous function
+    /// (docs/src/reference/measurement.md#anonymous-functions).
+    pub anonymous: bool,
 }
 
 impl UnitValue {
@@ -203,6 +211,7 @@ impl UnitValue {
             value: self.value,
             start_line: self.start_line,
             end_line: self.end_line,
+            anonymous: self.anonymous,
         }
     }
 }
@@ -216,6 +225,7 @@ pub struct ValueRef<'a> {
     pub value: u64,
     pub start_line: u32,
     pub end_line: u32,
+    pub anonymous: bool,
 }
 
 impl ValueRef<'_> {
@@ -227,6 +237,7 @@ impl ValueRef<'_> {
             value: self.value,
             start_line: self.start_line,
             end_line: self.end_line,
+            anonymous: self.anonymous,
         }
     }
 }
@@ -271,6 +282,7 @@ impl FileMeasure {
                 value,
                 start_line: 1,
                 end_line: last,
+                anonymous: false,
             });
         }
         let units = self.units.iter();
@@ -303,6 +315,7 @@ fn merge_units<'a>(
                     seen.start_line = unit.start_line;
                     seen.end_line = unit.end_line;
                 }
+                seen.anonymous &= unit.anonymous;
             }
             Entry::Vacant(at) => {
                 at.insert(out.len());
@@ -313,6 +326,7 @@ fn merge_units<'a>(
                     value,
                     start_line: unit.start_line,
                     end_line: unit.end_line,
+                    anonymous: unit.anonymous,
                 });
             }
         }

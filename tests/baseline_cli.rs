@@ -22,7 +22,7 @@ fn init_writes_excesses_but_not_divergences() {
     assert_eq!(
         s.read("structure-baseline.tsv"),
         format!(
-            "{HEADER}# measured with: function_lines=10 tolerance_percent=20\n# owned:\tsrc\n\
+            "{HEADER}# measured with: function_lines=10 tolerance_percent=20\n# owned:\tsrc\n# units: 2\n\
              src/A.cs\tA.Over\tfunction_lines\t13\n"
         )
     );
@@ -36,7 +36,7 @@ fn init_with_nothing_past_the_band_writes_the_header_alone() {
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
         s.read("structure-baseline.tsv"),
-        format!("{HEADER}# measured with: function_lines=10 tolerance_percent=0\n# owned:\tsrc\n")
+        format!("{HEADER}# measured with: function_lines=10 tolerance_percent=0\n# owned:\tsrc\n# units: 2\n")
     );
 }
 
@@ -112,7 +112,7 @@ fn refresh_lowers_drops_and_never_adds_a_unit_that_grew() {
     assert_eq!(
         s.read("structure-baseline.tsv"),
         format!(
-            "{HEADER}# measured with: function_lines=10 tolerance_percent=0\n# owned:\tsrc\n\
+            "{HEADER}# measured with: function_lines=10 tolerance_percent=0\n# owned:\tsrc\n# units: 2\n\
              src/A.cs\tA.Shrinks\tfunction_lines\t15\n"
         )
     );
@@ -138,7 +138,7 @@ fn a_lowered_limit_exposes_units_but_not_those_that_grew() {
     assert_eq!(
         s.read("structure-baseline.tsv"),
         format!(
-            "{HEADER}# measured with: function_lines=12 tolerance_percent=0\n# owned:\tsrc\n\
+            "{HEADER}# measured with: function_lines=12 tolerance_percent=0\n# owned:\tsrc\n# units: 2\n\
              src/A.cs\tA.Exposed\tfunction_lines\t15\n"
         )
     );
@@ -157,7 +157,7 @@ fn a_raised_limit_drops_entries_now_inside_the_band() {
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
         s.read("structure-baseline.tsv"),
-        format!("{HEADER}# measured with: function_lines=10 tolerance_percent=50\n# owned:\tsrc\n")
+        format!("{HEADER}# measured with: function_lines=10 tolerance_percent=50\n# owned:\tsrc\n# units: 2\n")
     );
 }
 
@@ -189,7 +189,7 @@ fn a_git_mv_moves_entries_on_refresh() {
     assert_eq!(
         s.read("structure-baseline.tsv"),
         format!(
-            "{HEADER}# measured with: function_lines=10 tolerance_percent=0\n# owned:\tsrc\n\
+            "{HEADER}# measured with: function_lines=10 tolerance_percent=0\n# owned:\tsrc\n# units: 2\n\
              src/Moved.cs\tA.Long\tfunction_lines\t15\n"
         )
     );
@@ -217,7 +217,7 @@ fn refresh_collapses_duplicate_entries_and_rewrites_the_file_canonically() {
     let s = Scenario::inventory("function_lines: 10\n");
     s.write("src/A.cs", &cs_class("A", &[("Long", 25), ("Short", 5)]));
     let header =
-        format!("{HEADER}# measured with: function_lines=10 tolerance_percent=0\n# owned:\tsrc\n");
+        format!("{HEADER}# measured with: function_lines=10 tolerance_percent=0\n# owned:\tsrc\n# units: 2\n");
     let entry = |v: u32| format!("src/A.cs\tA.Long\tfunction_lines\t{v}\n");
     let messy = format!("{header}{}{}{}", entry(25), entry(18), entry(30));
     s.write("structure-baseline.tsv", &messy);
@@ -238,10 +238,10 @@ fn refresh_collapses_duplicate_entries_and_rewrites_the_file_canonically() {
     );
     assert_eq!(
         run.stderr,
-        "warning: structure-baseline.tsv:5: duplicate entry for src/A.cs A.Long function_lines \
-         (also at line 4); the lower value 18 stands\n\
-         warning: structure-baseline.tsv:6: duplicate entry for src/A.cs A.Long function_lines \
-         (also at line 4); the lower value 18 stands\n"
+        "warning: structure-baseline.tsv:6: duplicate entry for src/A.cs A.Long function_lines \
+         (also at line 5); the lower value 18 stands\n\
+         warning: structure-baseline.tsv:7: duplicate entry for src/A.cs A.Long function_lines \
+         (also at line 5); the lower value 18 stands\n"
     );
     assert_eq!(
         s.read("structure-baseline.tsv"),
@@ -279,7 +279,7 @@ fn init_keeps_a_baseline_with_duplicates_untouched() {
     let s = Scenario::inventory("function_lines: 10\n");
     s.write("src/A.cs", &cs_class("A", &[("Long", 25)]));
     let messy = format!(
-        "{HEADER}# measured with: function_lines=10 tolerance_percent=0\n# owned:\tsrc\n\
+        "{HEADER}# measured with: function_lines=10 tolerance_percent=0\n# owned:\tsrc\n# units: 2\n\
          src/A.cs\tA.Long\tfunction_lines\t30\nsrc/A.cs\tA.Long\tfunction_lines\t25\n"
     );
     s.write("structure-baseline.tsv", &messy);
@@ -359,7 +359,7 @@ fn refresh_says_which_entries_went_with_a_directory_no_longer_owned() {
     assert_eq!(
         s.read("structure-baseline.tsv"),
         format!(
-            "{HEADER}# measured with: function_lines=10 tolerance_percent=20\n# owned:\tsrc\n\
+            "{HEADER}# measured with: function_lines=10 tolerance_percent=20\n# owned:\tsrc\n# units: 2\n\
              src/A.cs\tA.Over\tfunction_lines\t13\n"
         )
     );
@@ -401,7 +401,7 @@ fn init_on_an_existing_baseline_adds_only_newly_owned_directories_and_points_at_
     assert_eq!(
         s.read("structure-baseline.tsv"),
         format!(
-            "{HEADER}# measured with: function_lines=10 tolerance_percent=20\n# owned:\tlib\tsrc\n\
+            "{HEADER}# measured with: function_lines=10 tolerance_percent=20\n# owned:\tlib\tsrc\n# units: 2\n\
              lib/B.cs\tB.Over\tfunction_lines\t14\nsrc/A.cs\tA.Over\tfunction_lines\t13\n"
         )
     );

@@ -256,6 +256,7 @@ fn baseline_pins_todays_large_documents_and_a_new_one_must_fit() {
         "# path\tunit\tmetric\tvalue — units over their Limits when measured, each tolerated up to its value\n\
          # measured with: file_bytes=32768 tolerance_percent=0\n\
          # owned:\tdocs\n\
+         # units: 2\n\
          docs/huge.md\thuge.md\tfile_bytes\t40000\n"
     );
     s.write("docs/new.md", &"word ".repeat(7000)); // 35000 bytes

@@ -47,6 +47,7 @@ fn init_pins_every_document_at_its_size_and_records_the_terms() {
         [
             HEADER,
             "# owned:\tdocs",
+            "# units: 2",
             "docs/old.md\told.md\tfile_bytes\t40000",
             "docs/old.md\told.md\tloaded_bytes\t40000",
             "docs/plan.md\tplan.md\tfile_bytes\t10010",

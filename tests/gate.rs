@@ -12,6 +12,7 @@ fn baseline_from_init_records_the_old_excess() {
         "# path\tunit\tmetric\tvalue — units over their Limits when measured, each tolerated up to its value\n\
          # measured with: function_lines=10 tolerance_percent=20\n\
          # owned:\tsrc\n\
+         # units: 2\n\
          src/Big.cs\tBig.Old\tfunction_lines\t20\n"
     );
 }

@@ -33,6 +33,7 @@ fn baseline_init_records_a_shape_excess() {
         "# path\tunit\tmetric\tvalue — units over their Limits when measured, each tolerated up to its value\n\
          # measured with: function_cognitive=15 tolerance_percent=0\n\
          # owned:\tsrc\n\
+         # units: 2\n\
          src/x.ts\tf\tfunction_cognitive\t31\n"
     );
 }

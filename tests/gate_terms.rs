@@ -394,6 +394,8 @@ fn baseline_header_edits_are_listed_and_loosen_where_a_later_refresh_would_recor
         (
             1,
             "inventory: would update structure-baseline.tsv: 1 added, 0 lowered, 0 dropped; 2 unit(s)\n  \
+             would add 0 anonymous-function unit(s) past their band: the baseline predated them \
+             (it now says # units: 2)\n  \
              + src/Small.cs Small.Run function_lines 13\n"
         )
     );

@@ -292,12 +292,12 @@ fn a_baseline_with_a_merge_conflict_is_an_error_and_left_as_it_was() {
     assert!(
         conflicted
             .lines()
-            .nth(3)
+            .nth(4)
             .is_some_and(|l| l.starts_with("<<<<<<< ")),
         "{conflicted}"
     );
     let message =
-        "structure-baseline.tsv:4: this looks like a merge conflict marker (\"<<<<<<< HEAD\"): \
+        "structure-baseline.tsv:5: this looks like a merge conflict marker (\"<<<<<<< HEAD\"): \
                    resolve the conflict in the baseline, then run `structgate baseline refresh`";
     for args in [
         &["measure", "--check"][..],

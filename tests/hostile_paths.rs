@@ -248,7 +248,7 @@ fn odd_file_names_round_trip_through_init_and_gate() {
     let init = s.run(&["baseline", "init"]);
     assert_eq!(init.code, 0, "{init:?}");
     let baseline = s.read("structure-baseline.tsv");
-    let entries: Vec<&str> = baseline.lines().skip(3).collect();
+    let entries: Vec<&str> = baseline.lines().skip(4).collect();
     assert_eq!(
         entries,
         [
@@ -355,7 +355,7 @@ fn file_names_that_are_not_utf8_are_skipped_and_said_so_never_dropped() {
     );
     assert_eq!(
         s.read("structure-baseline.tsv").lines().count(),
-        3,
+        4,
         "header only"
     );
     s.commit("base");

@@ -330,7 +330,7 @@ fn init_budgets_the_documents_agents_load_in_a_context_of_their_own() {
          sources:\n  - \".claude/agents\"\n  - AGENTS.md\n  - CLAUDE.md\n  - docs/rules.md\n"
     );
     let baseline = s.read(".structgate/agent-docs/structure-baseline.tsv");
-    let entries: Vec<&str> = baseline.lines().skip(3).collect();
+    let entries: Vec<&str> = baseline.lines().skip(4).collect();
     assert_eq!(
         entries,
         [

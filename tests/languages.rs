@@ -471,7 +471,7 @@ fn a_go_marker_new_on_the_branch_does_not_exempt_a_grown_method() {
     s.cut_feature();
     assert_eq!(
         s.read("structure-baseline.tsv").lines().last(),
-        Some("# owned:\tsrc")
+        Some("# units: 2")
     );
     s.write(
         "src/old.go",

@@ -19,6 +19,7 @@ mod formats;
 mod fuzz_regressions;
 mod gate;
 mod gate_adoption;
+mod gate_anonymous;
 mod gate_bases;
 mod gate_contracts;
 mod gate_docs;

@@ -15,11 +15,16 @@ use crate::baseline::Baseline;
 ///   on one side and untouched on the other is removed;
 /// - `# owned:`: a directory added on either side is kept, one removed on either side
 ///   stays removed; sorted;
-/// - a header line present on one side only is kept.
+/// - a header line present on one side only is kept;
+/// - `# units:`: the lower revision of the two sides, no line (revision 1) lowest: a side
+///   whose baseline predates anonymous-function units never recorded the excesses of its
+///   own, so the merge judges them only once a refresh records them
+///   (docs/src/reference/baseline.md#units).
 pub fn merge(base: &Baseline, ours: &Baseline, theirs: &Baseline) -> Baseline {
     Baseline {
         measured_with: merge_measured_with(base, ours, theirs),
         owned: merge_owned(base, ours, theirs),
+        units: ours.units.zip(theirs.units).map(|(a, b)| a.min(b)),
         entries: merge_entries(base, ours, theirs),
     }
 }

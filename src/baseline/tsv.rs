@@ -23,6 +23,7 @@ const NEW_FILE_BYTES_KEY: &str = crate::limits::NEW_FILE_BYTES_KEY;
 const PINNED_KEY: &str = crate::limits::PINNED_KEY;
 const MEASURED_WITH: &str = "measured with:";
 const OWNED: &str = "owned:";
+const UNITS: &str = "units:";
 /// How the repository root (`""`) is written in `# owned:`.
 const ROOT_DIR: &str = ".";
 const CONFLICT_MARKERS: [&str; 4] = ["<<<<<<<", "|||||||", "=======", ">>>>>>>"];
@@ -84,6 +85,7 @@ struct Reader<'a> {
     entry_lines: BTreeMap<EntryKey, usize>,
     measured_with_line: Option<usize>,
     owned_line: Option<usize>,
+    units_line: Option<usize>,
 }
 
 impl<'a> Reader<'a> {
@@ -95,6 +97,7 @@ impl<'a> Reader<'a> {
             entry_lines: BTreeMap::new(),
             measured_with_line: None,
             owned_line: None,
+            units_line: None,
         }
     }
 
@@ -124,6 +127,9 @@ impl<'a> Reader<'a> {
         } else if let Some(rest) = comment.strip_prefix(OWNED) {
             first_header(&mut self.owned_line, number, "# owned:")?;
             self.baseline.owned = Some(owned(rest)?);
+        } else if let Some(rest) = comment.strip_prefix(UNITS) {
+            first_header(&mut self.units_line, number, "# units:")?;
+            self.baseline.units = Some(units(rest)?);
         }
         Ok(())
     }
@@ -229,6 +235,23 @@ fn header_number(key: &str, value: &str) -> Result<u64, String> {
             let what = if is_limit { "positive " } else { "" };
             format!("\"# measured with:\" {key}={value:?} is not a {what}whole number")
         })
+}
+
+/// The revision after `# units:`: one structgate knows (1 or 2).
+fn units(rest: &str) -> Result<u32, String> {
+    let value = rest.trim();
+    match value.parse::<u32>() {
+        Ok(n) if (1..=crate::baseline::UNITS_REVISION).contains(&n) => Ok(n),
+        Ok(n) if n > crate::baseline::UNITS_REVISION => Err(format!(
+            "\"# units: {n}\" is a revision this structgate doesn't know (it knows 1 and {}): \
+             the baseline was written by a newer structgate",
+            crate::baseline::UNITS_REVISION
+        )),
+        _ => Err(format!(
+            "\"# units:\" {value:?} is not a revision (1 or {})",
+            crate::baseline::UNITS_REVISION
+        )),
+    }
 }
 
 /// The directories after `# owned:`, tab-separated; `.` is the repository root.
@@ -352,7 +375,7 @@ pub fn measured_with_text(pairs: &BTreeMap<String, u64>) -> String {
     out.join(" ")
 }
 
-/// Writes a baseline: the title, `# measured with:` and `# owned:` where present,
+/// Writes a baseline: the title, `# measured with:`, `# owned:` and `# units:` where present,
 /// then the entries sorted by path, unit and metric key. LF line ends, UTF-8.
 pub fn render(baseline: &Baseline) -> String {
     let mut out = String::new();
@@ -376,6 +399,9 @@ pub fn render(baseline: &Baseline) -> String {
             });
         }
         out.push('\n');
+    }
+    if let Some(revision) = baseline.units {
+        let _ = writeln!(out, "# units: {revision}");
     }
     let mut entries: Vec<(&EntryKey, &u64)> = baseline.entries.iter().collect();
     entries.sort_by(|(a, _), (b, _)| {

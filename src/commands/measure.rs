@@ -102,7 +102,7 @@ impl MeasureReport {
                     value,
                     verdict: terms
                         .as_ref()
-                        .and_then(|t| t.value(&m.path, &unit.name, metric, value)),
+                        .and_then(|t| t.unit_value(&m.path, unit, metric, value)),
                 }
             }));
             each(unit, &verdicts);
@@ -253,6 +253,12 @@ impl MeasureReport {
             self.syntax_errors.push(format!("{}: {w}", m.path));
         }
         if let Some((owner, limits)) = owner.and_then(|o| Some((o, o.limits.as_ref()?))) {
+            if judge::leaves_anonymous_unjudged(owner, &m) {
+                let note = crate::baseline::predating_units_note(&owner.context.name);
+                if !self.warnings.contains(&note) {
+                    self.warnings.push(note);
+                }
+            }
             let past_limit = judge::file_past(limits, &m.value_refs(), &owner.allowances());
             self.findings.extend(past_limit);
         }

@@ -60,9 +60,17 @@ impl Exit {
     }
 
     /// `gate`: `1` when failed, or, when `--require-judged` asks for it, when not judged or
-    /// judged only in part (a terms warning left a limit out of force); else `0`.
+    /// judged only in part (a terms warning left a limit out of force, or a baseline that
+    /// predates anonymous-function units left them unjudged); else `0`.
     pub fn of_gate(outcome: &GateOutcome, require_judged: bool) -> Exit {
-        let short = |c: &Cause| matches!(c, Cause::NothingJudged | Cause::PartlyJudged { .. });
+        let short = |c: &Cause| {
+            matches!(
+                c,
+                Cause::NothingJudged
+                    | Cause::PartlyJudged { .. }
+                    | Cause::AnonymousNotJudged { .. }
+            )
+        };
         let failed = outcome.status == GateStatus::Failed;
         Exit::findings_if(failed || (require_judged && outcome.causes.iter().any(short)))
     }

@@ -46,6 +46,10 @@ pub enum Cause {
     /// docs/src/reference/gate.md#terms-warnings): judged in part, which
     /// `--require-judged` fails.
     PartlyJudged { warnings: usize },
+    /// Judged contexts' baselines predate anonymous-function units, and changed files
+    /// they judge hold some: those units are not judged (docs/src/reference/baseline.md#units),
+    /// judged in part, which `--require-judged` fails.
+    AnonymousNotJudged { contexts: usize },
     /// The changed files were judged by no context's Limits (the run's not-judged entries
     /// say why): `--require-judged` fails.
     NothingJudged,
@@ -82,6 +86,9 @@ pub struct GateFacts<'a> {
     pub structure_judged: bool,
     /// Terms warnings that leave a judged context's limits out of force.
     pub terms_warnings: usize,
+    /// Judged contexts whose baseline predates the anonymous-function units of the
+    /// changed files they judge.
+    pub predating_units: usize,
 }
 
 /// Failed on an excess, an unmeasurable file or a contract finding; else passed when the
@@ -109,10 +116,17 @@ pub fn gate_outcome(facts: GateFacts) -> GateOutcome {
     let failed = causes.iter().any(|c| c.fails());
     if !facts.structure_judged {
         causes.push(Cause::NothingJudged);
-    } else if facts.terms_warnings > 0 {
-        causes.push(Cause::PartlyJudged {
-            warnings: facts.terms_warnings,
-        });
+    } else {
+        if facts.terms_warnings > 0 {
+            causes.push(Cause::PartlyJudged {
+                warnings: facts.terms_warnings,
+            });
+        }
+        if facts.predating_units > 0 {
+            causes.push(Cause::AnonymousNotJudged {
+                contexts: facts.predating_units,
+            });
+        }
     }
     let status = match (failed, facts.structure_judged) {
         (true, _) => GateStatus::Failed,
@@ -169,6 +183,7 @@ mod tests {
             contract_findings: 0,
             structure_judged: true,
             terms_warnings: 0,
+            predating_units: 0,
         }
     }
 
@@ -237,5 +252,28 @@ mod tests {
         assert_eq!(exits(&nothing), (Exit::Pass, Exit::Findings));
         assert_eq!(exits(&partly), (Exit::Pass, Exit::Findings));
         assert_eq!(exits(&whole), (Exit::Pass, Exit::Pass));
+    }
+
+    #[test]
+    fn anonymous_units_a_baseline_predates_judge_a_run_in_part() {
+        let predating = gate_outcome(GateFacts {
+            terms_warnings: 1,
+            predating_units: 2,
+            ..facts(&[])
+        });
+        assert_eq!(predating.status, GateStatus::Passed);
+        let causes = [
+            Cause::PartlyJudged { warnings: 1 },
+            Cause::AnonymousNotJudged { contexts: 2 },
+        ];
+        assert_eq!(predating.causes, causes);
+        assert_eq!(Exit::of_gate(&predating, false), Exit::Pass);
+        assert_eq!(Exit::of_gate(&predating, true), Exit::Findings);
+        let nothing = gate_outcome(GateFacts {
+            structure_judged: false,
+            predating_units: 1,
+            ..facts(&[])
+        });
+        assert_eq!(nothing.causes, [Cause::NothingJudged]);
     }
 }

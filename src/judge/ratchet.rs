@@ -3,10 +3,10 @@
 //! refresh` keeps, lowers, drops and moves, and what `baseline accept` raises. Pure; every
 //! status comes from the same function the gate and `measure --check` judge a file with.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::{past_band, Finding, Status, Verdict};
-use crate::baseline::{Allowances, Baseline, EntryKey};
+use crate::baseline::{Allowances, Baseline, EntryKey, UNITS_REVISION};
 use crate::context::owns;
 use crate::judge;
 use crate::limits::Limits;
@@ -35,6 +35,9 @@ pub struct Changes {
     pub measured_with_changed: bool,
     /// `# owned:` differs from what the old baseline recorded.
     pub owned_changed: bool,
+    /// A refresh of a baseline that predated anonymous-function units wrote `# units: 2`:
+    /// how many of them it added (docs/src/reference/baseline.md#units).
+    pub units_upgraded: Option<usize>,
     /// The file's bytes were not the canonical rendering of what it holds (duplicate
     /// entries, order, header lines, line ends): `refresh` rewrites it canonically.
     pub canonicalised: bool,
@@ -50,6 +53,7 @@ impl Changes {
             && self.moved.is_empty()
             && !self.measured_with_changed
             && !self.owned_changed
+            && self.units_upgraded.is_none()
             && !self.canonicalised
     }
 }
@@ -67,6 +71,7 @@ pub fn init(
 ) -> (Baseline, Changes) {
     let mut baseline = existing.cloned().unwrap_or_else(|| Baseline {
         measured_with: Some(limits.measured_with()),
+        units: Some(UNITS_REVISION),
         ..Baseline::default()
     });
     let mut changes = Changes {
@@ -95,8 +100,10 @@ pub fn init(
 /// renamed with the file), and entries of units gone from their file to the file that
 /// now holds a unit of that name (docs/src/reference/baseline.md#moved-units); then an entry still past the band stays at the lower of old
 /// and new value, any other entry is dropped, and a unit not yet listed is added only
-/// when a changed limit exposes it or it sits in a newly owned directory. The header
-/// becomes the current limits and `owned`.
+/// when a changed limit exposes it or it sits in a newly owned directory — or, when the
+/// baseline predates anonymous-function units, when it is one of them
+/// (docs/src/reference/baseline.md#units). The header becomes the current limits, `owned`
+/// and `# units: 2`.
 pub fn refresh(
     existing: &Baseline,
     limits: &Limits,
@@ -119,31 +126,67 @@ pub fn refresh(
     };
     let judged = by_key(judge::file(limits, measured, &own));
     let mut kept = keep_still_past(&moved.entries, &judged, owned, &mut changes);
+    let anonymous = unrecorded_anonymous(existing, measured);
+    let mut upgraded = 0;
     for (key, v) in judged {
         if v.baseline.is_some() || !is_owned(owned, &key.path) {
             continue;
         }
         // A pinned unit within its band is pinned (that only tightens); past the band
-        // without an entry it is listed only when exposed or newly owned.
+        // without an entry it is listed only when exposed, newly owned, or an anonymous
+        // function the old baseline couldn't record.
         let pin = v.pinned && v.value <= v.band;
+        let unseen = anonymous.contains(&(key.path.as_str(), key.unit.as_str()));
         if pin
             || (v.status == Status::Excess
-                && (exposed(existing, limits, &key, v.value)
+                && (unseen
+                    || exposed(existing, limits, &key, v.value)
                     || newly_owned(existing.owned.as_deref(), owned, &key.path)))
         {
+            upgraded += usize::from(unseen && !pin);
             kept.insert(key.clone(), v.value);
             changes.added.push((key, v.value));
         }
     }
+    changes.units_upgraded = existing.predates_units().then_some(upgraded);
+    let baseline = with_header(existing, limits, owned, kept, &mut changes);
+    (baseline, changes)
+}
+
+/// The anonymous-function units (path, unit) a baseline that predates them couldn't
+/// record, which a refresh adds where past their band; none for a baseline that doesn't
+/// (docs/src/reference/baseline.md#units).
+fn unrecorded_anonymous<'v>(
+    existing: &Baseline,
+    measured: &'v [UnitValue],
+) -> BTreeSet<(&'v str, &'v str)> {
+    let upgrade = existing.predates_units();
+    measured
+        .iter()
+        .filter(|v| upgrade && v.anonymous)
+        .map(|v| (v.path.as_str(), v.unit.as_str()))
+        .collect()
+}
+
+/// The refreshed baseline: `entries` under the header of today's limits, `owned` and
+/// `# units: 2`; what changed in the header goes to `changes`.
+fn with_header(
+    existing: &Baseline,
+    limits: &Limits,
+    owned: &[String],
+    entries: BTreeMap<EntryKey, u64>,
+    changes: &mut Changes,
+) -> Baseline {
     let measured_with = Some(limits.measured_with());
     changes.measured_with_changed = existing.measured_with != measured_with;
     let mut baseline = Baseline {
         measured_with,
         owned: existing.owned.clone(),
-        entries: kept,
+        units: Some(UNITS_REVISION),
+        entries,
     };
-    set_owned(&mut baseline, owned, &mut changes);
-    (baseline, changes)
+    set_owned(&mut baseline, owned, changes);
+    baseline
 }
 
 /// True when the limits the header recorded for the unit's file (its tier's, docs/src/reference/documents.md#pins-and-tiers)

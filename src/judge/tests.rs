@@ -189,6 +189,7 @@ fn can_tighten_below_the_entry_or_within_the_band() {
             value,
             start_line: 1,
             end_line: 1,
+            anonymous: false,
         };
         let key = EntryKey {
             path: v.path.clone(),
@@ -338,6 +339,7 @@ fn a_raised_pin_is_honoured_only_within_the_band_at_the_files_old_path_too() {
         value: v,
         start_line: 1,
         end_line: 1,
+        anonymous: false,
     };
     let judged = |renamed_limits, v| {
         let allowances = Allowances {

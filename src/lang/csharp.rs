@@ -8,7 +8,7 @@ mod directives;
 use tree_sitter::Node;
 
 use super::project::{Code, ProjectFile};
-use super::{collapse_whitespace, text, Decl, EntryPoint, EntryRole, Lang, Record, Role};
+use super::{AnonBinder, Anonymous, Call, Decl, EntryPoint, EntryRole, Lang, Record, Role, collapse_whitespace, text};
 use crate::model::{Language, LeftOutReason, UnitKind};
 
 /// C#: `.cs` files, parsed with [`CSHARP`].
@@ -27,6 +27,9 @@ pub static RECORD: Record = Record {
 
 /// C# as data for the generic walk.
 pub static CSHARP: Lang = Lang {
+    // `=>` too: a lambda whose body is an expression has no brace.
+    unit_marks: &[b"{", b"=>"],
+    anonymous: &ANONYMOUS,
     line_separators: &['\u{85}', '\u{2028}', '\u{2029}'],
     blanked_ranges: Some(directives::blanked_ranges),
     comment_directive_line: Some(directives::comment_directive_line),
@@ -42,6 +45,54 @@ pub static CSHARP: Lang = Lang {
         opaque_of,
         declare,
     )
+};
+
+/// Lambdas and anonymous methods (docs/src/reference/measurement.md#anonymous-functions):
+/// named by a declarator, an assignment with any operator (`button.Click += ...`) or a
+/// property initializer that holds one directly, else by the call they are passed to
+/// (`app.MapGet("/todos")`, `Task.Run()`, `new Thread()`), inside `<Main>$` at the top
+/// level.
+static ANONYMOUS: Anonymous = Anonymous {
+    functions: &["lambda_expression", "anonymous_method_expression"],
+    bodies: &[],
+    wrappers: &["parenthesized_expression", "cast_expression", "argument"],
+    calls: &[
+        Call {
+            kind: "invocation_expression",
+            callee_from: None,
+            arguments: "arguments",
+            prefix: "",
+        },
+        Call {
+            kind: "object_creation_expression",
+            callee_from: Some("type"),
+            arguments: "arguments",
+            prefix: "new ",
+        },
+    ],
+    binders: &[
+        AnonBinder {
+            kind: "variable_declarator",
+            name: "name",
+            value: None,
+        },
+        AnonBinder {
+            kind: "assignment_expression",
+            name: "left",
+            value: Some("right"),
+        },
+        AnonBinder {
+            kind: "property_declaration",
+            name: "name",
+            value: Some("value"),
+        },
+    ],
+    value_list: None,
+    strings: &["string_literal", "verbatim_string_literal", "raw_string_literal"],
+    interpolations: &[],
+    call_statements: &[],
+    entry_scope: Some(("global_statement", "<Main>$")),
+    comments: &["comment"],
 };
 
 fn grammar() -> tree_sitter::Language {

@@ -6,7 +6,7 @@
 use tree_sitter::Node;
 
 use super::project::{Code, ProjectFile};
-use super::{collapse_whitespace, text, Binder, Bindings, Decl, Lang, Role};
+use super::{collapse_whitespace, text, Anonymous, Binder, Bindings, Call, Decl, Lang, Role};
 use crate::model::{Language, LeftOutReason, UnitKind};
 
 /// A language of the family as data for the generic walk, from its grammar, bindings,
@@ -25,6 +25,7 @@ pub const fn lang(
         unit_marks: &[b"{", b"=>"],
         span_parents: &SPAN_PARENTS,
         bindings,
+        anonymous: &ANONYMOUS,
         line_separators: &['\u{2028}', '\u{2029}'],
         ..Lang::new(language, name, grammar, role_of, opaque_of, declare)
     }
@@ -53,6 +54,43 @@ pub const FUNCTION_VALUES: [&str; 3] = [
     "function_expression",
     "generator_function",
 ];
+
+/// Anonymous functions of both languages (docs/src/reference/measurement.md#anonymous-functions):
+/// a bound one is claimed by its binding first (`const handler = async () => {...}`), so
+/// what is left is named by the call it is passed to (`app.post("/orders")`, `new
+/// Promise()`), `<iife>`, or `<anonymous>`.
+static ANONYMOUS: Anonymous = Anonymous {
+    functions: &FUNCTION_VALUES,
+    bodies: &[],
+    wrappers: &[
+        "parenthesized_expression",
+        "as_expression",
+        "satisfies_expression",
+        "non_null_expression",
+        "type_assertion",
+    ],
+    calls: &[
+        Call {
+            kind: "call_expression",
+            callee_from: None,
+            arguments: "arguments",
+            prefix: "",
+        },
+        Call {
+            kind: "new_expression",
+            callee_from: Some("constructor"),
+            arguments: "arguments",
+            prefix: "new ",
+        },
+    ],
+    binders: &[],
+    value_list: None,
+    strings: &["string", "template_string"],
+    interpolations: &["template_substitution"],
+    call_statements: &[],
+    entry_scope: None,
+    comments: &["comment", "html_comment"],
+};
 
 /// Where a unit starts at its parent: `export`, `declare`, and `const`/`let`/`var` of a
 /// statement's only declarator.

@@ -8,7 +8,7 @@
 use tree_sitter::Node;
 
 use super::project::{Code, ProjectFile};
-use super::{text, Decl, Lang, Record, Role};
+use super::{AnonBinder, Anonymous, Call, Decl, Lang, Record, Role, text};
 use crate::model::{Language, LeftOutReason, UnitKind};
 
 /// Go: `.go` files, parsed with [`GO`].
@@ -31,6 +31,7 @@ pub static GO: Lang = Lang {
     span_parents: &["type_declaration"],
     span_groups: &["("],
     generated_marker: Some(generated_marker),
+    anonymous: &ANONYMOUS,
     ..Lang::new(
         Language::Go,
         "go",
@@ -39,6 +40,59 @@ pub static GO: Lang = Lang {
         opaque_of,
         declare,
     )
+};
+
+/// Function literals (docs/src/reference/measurement.md#anonymous-functions): named by
+/// `:=`, `=` (any operator), a `var` spec or a composite literal's key that holds one
+/// directly (`RunE`), else by the call or conversion they are passed to (`g.Go()`,
+/// `http.HandlerFunc()`); one called where it stands is `go func()`, `defer func()` or
+/// `<iife>`.
+static ANONYMOUS: Anonymous = Anonymous {
+    functions: &["func_literal"],
+    bodies: &[],
+    wrappers: &["parenthesized_expression", "literal_element", "unary_expression"],
+    calls: &[
+        Call {
+            kind: "call_expression",
+            callee_from: None,
+            arguments: "arguments",
+            prefix: "",
+        },
+        Call {
+            kind: "type_conversion_expression",
+            callee_from: Some("type"),
+            arguments: "operand",
+            prefix: "",
+        },
+    ],
+    binders: &[
+        AnonBinder {
+            kind: "short_var_declaration",
+            name: "left",
+            value: Some("right"),
+        },
+        AnonBinder {
+            kind: "assignment_statement",
+            name: "left",
+            value: Some("right"),
+        },
+        AnonBinder {
+            kind: "var_spec",
+            name: "name",
+            value: Some("value"),
+        },
+        AnonBinder {
+            kind: "keyed_element",
+            name: "key",
+            value: Some("value"),
+        },
+    ],
+    value_list: Some("expression_list"),
+    strings: &["interpreted_string_literal", "raw_string_literal"],
+    interpolations: &[],
+    call_statements: &[("go_statement", "go func()"), ("defer_statement", "defer func()")],
+    entry_scope: None,
+    comments: &["comment"],
 };
 
 /// Every Go declaration that holds a unit is written with braces (a body, a struct or

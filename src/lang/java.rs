@@ -11,7 +11,7 @@ mod escapes;
 use tree_sitter::Node;
 
 use super::project::{Code, ProjectFile};
-use super::{text, Binder, Bindings, Decl, Lang, Record, Role};
+use super::{AnonBinder, Anonymous, Binder, Bindings, Call, Decl, Lang, Record, Role, text};
 use crate::model::{Language, LeftOutReason, UnitKind};
 
 /// Java: `.java` files, parsed with [`JAVA`].
@@ -41,6 +41,9 @@ pub static RECORD: Record = Record {
 /// Java as data for the generic walk.
 pub static JAVA: Lang = Lang {
     bindings: &BINDINGS,
+    // `->` too: a lambda whose body is an expression has no brace.
+    unit_marks: &[b"{", b"->"],
+    anonymous: &ANONYMOUS,
     escape_lines: Some(escapes::escape_lines),
     ..Lang::new(
         Language::Java,
@@ -71,6 +74,60 @@ static BINDINGS: Bindings = Bindings {
     calls: &[],
     wrappers: &[],
     name_of: |node, src| Some(text(node, src).to_string()).filter(|n| !n.is_empty()),
+};
+
+/// Lambdas (docs/src/reference/measurement.md#anonymous-functions): named by a declarator or
+/// an assignment that holds one directly, else by the call they are passed to
+/// (`router.get("/x")`, `new Thread()`), an enum constant's arguments by the constant
+/// (`PLUS()`).
+static ANONYMOUS: Anonymous = Anonymous {
+    functions: &["lambda_expression"],
+    bodies: &[],
+    wrappers: &["parenthesized_expression", "cast_expression"],
+    calls: &[
+        Call {
+            kind: "method_invocation",
+            callee_from: None,
+            arguments: "arguments",
+            prefix: "",
+        },
+        Call {
+            kind: "object_creation_expression",
+            callee_from: Some("type"),
+            arguments: "arguments",
+            prefix: "new ",
+        },
+        Call {
+            kind: "explicit_constructor_invocation",
+            callee_from: None,
+            arguments: "arguments",
+            prefix: "",
+        },
+        Call {
+            kind: "enum_constant",
+            callee_from: Some("name"),
+            arguments: "arguments",
+            prefix: "",
+        },
+    ],
+    binders: &[
+        AnonBinder {
+            kind: "variable_declarator",
+            name: "name",
+            value: Some("value"),
+        },
+        AnonBinder {
+            kind: "assignment_expression",
+            name: "left",
+            value: Some("right"),
+        },
+    ],
+    value_list: None,
+    strings: &["string_literal"],
+    interpolations: &["string_interpolation"],
+    call_statements: &[],
+    entry_scope: None,
+    comments: &["line_comment", "block_comment"],
 };
 
 const FUNCTIONS: [&str; 4] = [

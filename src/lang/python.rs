@@ -1,12 +1,13 @@
 //! Python for the measurer (stage 2, docs/src/reference/languages.md): `.py`. `def` and `async def` at any depth
 //! are function units, `class` is a type unit, each a scope joined with `.`
 //! (`Outer.Inner.run`, `outer.inner`). A unit starts at its first decorator and ends at
-//! its last statement, as Python's own parser (`ast`) spans it; lambdas are no units.
+//! its last statement, as Python's own parser (`ast`) spans it; a lambda spanning two or
+//! more lines is a function unit too.
 
 use tree_sitter::Node;
 
 use super::project::{Code, ProjectFile};
-use super::{text, Decl, Lang, Record, Role};
+use super::{AnonBinder, Anonymous, Call, Decl, Lang, Record, Role, text};
 use crate::model::{Language, LeftOutReason, UnitKind};
 
 /// Python: `.py` files, parsed with [`PYTHON`].
@@ -31,9 +32,10 @@ pub static RECORD: Record = Record {
 
 /// Python as data for the generic walk.
 pub static PYTHON: Lang = Lang {
-    // No simple statement or expression holds a `def` or a `class`: what is not a block
-    // or a compound statement is never entered.
-    unit_marks: &[],
+    // No simple statement or expression holds a `def` or a `class`; one may hold a
+    // lambda.
+    unit_marks: &[b"lambda"],
+    anonymous: &ANONYMOUS,
     // `decorated_definition` holds the decorators and the definition: the unit starts at
     // the first decorator, whatever comments stand between them.
     span_parents: &["decorated_definition"],
@@ -47,6 +49,39 @@ pub static PYTHON: Lang = Lang {
         opaque_of,
         declare,
     )
+};
+
+/// Lambdas (docs/src/reference/measurement.md#anonymous-functions): named by an assignment
+/// that holds one directly, else by the call they are passed to, a keyword argument
+/// included (`sorted(xs, key=lambda ...)` is `sorted()`).
+static ANONYMOUS: Anonymous = Anonymous {
+    functions: &["lambda"],
+    bodies: &[],
+    wrappers: &["parenthesized_expression", "keyword_argument"],
+    calls: &[Call {
+        kind: "call",
+        callee_from: None,
+        arguments: "arguments",
+        prefix: "",
+    }],
+    binders: &[
+        AnonBinder {
+            kind: "assignment",
+            name: "left",
+            value: Some("right"),
+        },
+        AnonBinder {
+            kind: "augmented_assignment",
+            name: "left",
+            value: Some("right"),
+        },
+    ],
+    value_list: None,
+    strings: &["string"],
+    interpolations: &["interpolation"],
+    call_statements: &[],
+    entry_scope: None,
+    comments: &["comment"],
 };
 
 /// The kinds that may hold a `def` or a `class`: the module, blocks, compound statements

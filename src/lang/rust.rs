@@ -7,7 +7,7 @@ mod cargo;
 use tree_sitter::Node;
 
 use super::project::{Code, ProjectFile};
-use super::{text, Decl, Lang, Record, Role, UnitDecl};
+use super::{AnonBinder, Anonymous, Call, Decl, Lang, Record, Role, UnitDecl, text};
 use crate::model::{Language, LeftOutReason, UnitKind};
 
 /// Rust: `.rs` files, parsed with [`RUST`].
@@ -27,8 +27,71 @@ pub static RECORD: Record = Record {
 /// Rust as data for the generic walk.
 pub static RUST: Lang = Lang {
     separator: "::",
+    // `|` too: a closure whose body is an expression has no brace.
+    unit_marks: &[b"{", b"|"],
+    anonymous: &ANONYMOUS,
     is_test_attribute,
     ..Lang::new(Language::Rust, "rust", grammar, role_of, opaque_of, declare)
+};
+
+/// Closures and async blocks (docs/src/reference/measurement.md#anonymous-functions): named
+/// by a `let`, an assignment, a struct-literal field, a `static` or a `const` that holds
+/// one directly (through `&`, `*`, parentheses or a cast), else by the call they are
+/// passed to (`tokio::spawn()`, `items.iter().map()`); an async block that is a
+/// closure's whole body is that closure's.
+static ANONYMOUS: Anonymous = Anonymous {
+    functions: &["closure_expression", "async_block"],
+    bodies: &[("async_block", "closure_expression")],
+    wrappers: &[
+        "parenthesized_expression",
+        "reference_expression",
+        "unary_expression",
+        "type_cast_expression",
+    ],
+    calls: &[Call {
+        kind: "call_expression",
+        callee_from: None,
+        arguments: "arguments",
+        prefix: "",
+    }],
+    binders: &[
+        AnonBinder {
+            kind: "let_declaration",
+            name: "pattern",
+            value: Some("value"),
+        },
+        AnonBinder {
+            kind: "assignment_expression",
+            name: "left",
+            value: Some("right"),
+        },
+        AnonBinder {
+            kind: "compound_assignment_expr",
+            name: "left",
+            value: Some("right"),
+        },
+        AnonBinder {
+            kind: "field_initializer",
+            name: "field",
+            value: Some("value"),
+        },
+        AnonBinder {
+            kind: "static_item",
+            name: "name",
+            value: Some("value"),
+        },
+        AnonBinder {
+            kind: "const_item",
+            name: "name",
+            value: Some("value"),
+        },
+    ],
+    value_list: None,
+    strings: &["string_literal", "raw_string_literal"],
+    interpolations: &[],
+    call_statements: &[],
+    entry_scope: None,
+    comments: &["line_comment", "block_comment"],
 };
 
 fn grammar() -> tree_sitter::Language {

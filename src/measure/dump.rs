@@ -162,15 +162,21 @@ impl<'t> Traced<'_, 't> {
         let w = &self.walker;
         let error = w.out.error_lines.len() > errors;
         let mut made = role_note(self.lang, node, error);
-        for (index, unit) in w.out.units.iter().enumerate().skip(before.0) {
+        let units = &w.out.units[before.0..];
+        for (index, unit) in units.iter().enumerate() {
             let kind = unit.kind.key();
+            let anonymous = if unit.anonymous { " (anonymous)" } else { "" };
             let shape = shapes
-                .and_then(|s| s.units.get(index))
+                .and_then(|s| s.units.get(before.0 + index))
                 .map_or("", String::as_str);
             made.push(format!(
-                "unit {kind} {} {}-{}{shape}",
+                "unit {kind}{anonymous} {} {}-{}{shape}",
                 unit.name, unit.start_line, unit.end_line
             ));
+        }
+        if units.is_empty() && !claimed && self.lang.kind(node).anonymous {
+            let parent = depth.checked_sub(1).and_then(|d| w.path.get(d)).copied();
+            made.push(anonymous_note(self.lang, node, parent));
         }
         made.extend(
             w.scopes[before.1..]
@@ -190,6 +196,16 @@ impl<'t> Traced<'_, 't> {
             self.left_alone = Some(depth);
         }
         Some(made.join("; "))
+    }
+}
+
+/// Why an anonymous function is no unit: the body of the closure around it, or on one
+/// line (docs/src/reference/measurement.md#anonymous-functions).
+fn anonymous_note(lang: &Lang, node: Node, parent: Option<Node>) -> String {
+    if lang.anonymous.is_body(node, parent) {
+        "anonymous: the body of the function around it".to_string()
+    } else {
+        "anonymous on one line: no unit".to_string()
     }
 }
 

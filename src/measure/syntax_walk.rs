@@ -61,6 +61,8 @@ struct AttributeRun {
 pub(super) struct Scope {
     depth: usize,
     pub(super) segment: String,
+    /// The scope of a unit, not of a naming scope alone.
+    unit: bool,
 }
 
 /// Where a byte (or a two-byte pattern) occurs in a file, to ask of any node whether its
@@ -111,7 +113,7 @@ pub(super) struct Walker<'a, 't> {
     errors: bool,
     pub(super) scopes: Vec<Scope>,
     /// The node being visited at each depth, the root first.
-    path: Vec<Node<'t>>,
+    pub(super) path: Vec<Node<'t>>,
     /// Value nodes a binding claimed, with the binder's depth: not declared again.
     claimed: Vec<(usize, usize)>,
     /// One run per level of the cursor: the siblings being visited at that depth.
@@ -254,10 +256,16 @@ impl<'t> Walker<'_, 't> {
             self.out.test_spans.push(span);
             return false;
         }
-        match role {
+        let named = match role {
             Role::Decl => self.declare(node, depth, start),
-            Role::Binding => self.bind(node, kind.binder, depth, start),
-            _ => {}
+            Role::Binding => {
+                self.bind(node, kind.binder, depth, start);
+                false
+            }
+            _ => false,
+        };
+        if kind.anonymous && !named {
+            self.anonymous(node, depth);
         }
         !kind.opaque || self.may_hold_units(node)
     }
@@ -302,12 +310,71 @@ impl<'t> Walker<'_, 't> {
         }
     }
 
-    fn declare(&mut self, node: Node<'t>, depth: usize, start: Point) {
-        if self.claimed.iter().any(|&(_, id)| id == node.id()) {
+    /// A declaration node: its unit or scope. Returns whether it is a unit already, by
+    /// its own name or a binding's.
+    fn declare(&mut self, node: Node<'t>, depth: usize, start: Point) -> bool {
+        if self.is_claimed(node) {
+            return true;
+        }
+        let Some(decl) = (self.lang.declare)(node, self.src) else {
+            return false;
+        };
+        let unit = decl.unit.is_some();
+        self.add(decl, node, depth, start);
+        unit
+    }
+
+    /// An anonymous function that nothing else made a unit: a unit, and the scope of what
+    /// it holds, when it spans two or more lines and is not the body of the function
+    /// around it (docs/src/reference/measurement.md#anonymous-functions).
+    fn anonymous(&mut self, node: Node<'t>, depth: usize) {
+        let anonymous = self.lang.anonymous;
+        if self.is_claimed(node) || anonymous.is_body(node, self.parent(depth)) {
             return;
         }
-        if let Some(decl) = (self.lang.declare)(node, self.src) {
-            self.add(decl, node, depth, start);
+        let start = node.start_position();
+        let (start_line, end_line) = (start_line(start), end_line(start, self.unit_end(node)));
+        if start_line == end_line {
+            return;
+        }
+        let named = anonymous.name(&self.path[..=depth], self.src);
+        // A scope the naming node opened itself (a Java field, an enum constant) is not
+        // repeated: `TypeAdapters.CLASS`, not `TypeAdapters.CLASS.CLASS`.
+        let repeated = self
+            .scopes
+            .last()
+            .is_some_and(|s| !s.unit && Some(s.depth) == named.by_depth);
+        let scopes = &self.scopes[..self.scopes.len() - usize::from(repeated)];
+        let mut name = String::new();
+        if scopes.is_empty() {
+            let entry = anonymous
+                .entry_scope
+                .filter(|(kind, _)| self.path[..depth].iter().any(|n| n.kind() == *kind));
+            if let Some((_, scope)) = entry {
+                name.push_str(scope);
+                name.push_str(self.lang.separator);
+            }
+        }
+        for scope in scopes {
+            name.push_str(&scope.segment);
+            name.push_str(self.lang.separator);
+        }
+        name.push_str(&named.segment);
+        self.name_bytes = self.name_bytes.saturating_add(name.len());
+        self.out.names_over_budget |= self.name_bytes > NAME_BUDGET_BYTES;
+        let mut unit = Unit::new(name, UnitKind::Function, start_line, end_line);
+        unit.anonymous = true;
+        // Its code is the function: shaped as a unit of its own, left out of the unit
+        // around it (docs/src/reference/metrics.md#shape-metrics).
+        self.functions.push((self.out.units.len(), node));
+        self.out.units.push(unit);
+        // The repeated scope, still open, names what the unit holds.
+        if !repeated {
+            self.scopes.push(Scope {
+                depth,
+                segment: named.segment,
+                unit: true,
+            });
         }
     }
 
@@ -335,7 +402,11 @@ impl<'t> Walker<'_, 't> {
         let run = self.run();
         run.start = run.start.or(Some(node.start_position()));
         if let Some(segment) = self.decorated_scope(node, depth) {
-            self.scopes.push(Scope { depth, segment });
+            self.scopes.push(Scope {
+                depth,
+                segment,
+                unit: true,
+            });
         }
     }
 
@@ -420,6 +491,7 @@ impl<'t> Walker<'_, 't> {
 
     /// Adds a declaration's unit and opens its scope.
     fn add(&mut self, decl: Decl, node: Node<'t>, depth: usize, start: Point) {
+        let is_unit = decl.unit.is_some();
         if let Some(unit) = decl.unit {
             let start = self.unit_start(node, depth, start);
             let mut name = String::new();
@@ -439,7 +511,11 @@ impl<'t> Walker<'_, 't> {
             self.out.units.push(unit);
         }
         if let Some(segment) = decl.scope {
-            self.scopes.push(Scope { depth, segment });
+            self.scopes.push(Scope {
+                depth,
+                segment,
+                unit: is_unit,
+            });
         }
     }
 

@@ -28,10 +28,14 @@ pub enum NotJudgedReason {
     /// A judged context's terms at the base hold a key outside the closed list of Limits
     /// keys: the limit it meant is not in force (judged, but not by all its terms).
     UnknownLimitsKey,
+    /// A judged context's baseline at the base predates anonymous-function units (no `#
+    /// units: 2`): they are not judged in it until `baseline refresh` records them
+    /// (docs/src/reference/baseline.md#units).
+    BaselinePredatesUnits,
 }
 
 impl NotJudgedReason {
-    pub const ALL: [NotJudgedReason; 8] = [
+    pub const ALL: [NotJudgedReason; 9] = [
         NotJudgedReason::NoComparableBase,
         NotJudgedReason::BaseIsHead,
         NotJudgedReason::SandboxNoBase,
@@ -40,6 +44,7 @@ impl NotJudgedReason {
         NotJudgedReason::ContextWithoutBaseline,
         NotJudgedReason::GitFailed,
         NotJudgedReason::UnknownLimitsKey,
+        NotJudgedReason::BaselinePredatesUnits,
     ];
 
     /// The sentence every format gives a not-judged entry: `REASON: DETAIL`, or, where
@@ -49,8 +54,19 @@ impl NotJudgedReason {
     pub fn sentence(&self, detail: &str) -> String {
         match self {
             NotJudgedReason::BaseIsHead => format!("{self} ({detail})"),
+            NotJudgedReason::BaselinePredatesUnits => detail.to_string(),
             _ => format!("{self}: {detail}"),
         }
+    }
+
+    /// True for partial judging: a judged context judged without some of its terms
+    /// (`unknown-limits-key`) or without its anonymous functions
+    /// (`baseline-predates-units`); `--require-judged` fails on it.
+    pub fn partial(self) -> bool {
+        matches!(
+            self,
+            NotJudgedReason::UnknownLimitsKey | NotJudgedReason::BaselinePredatesUnits
+        )
     }
 
     /// True for the partial judging a terms warning tells (`unknown-limits-key`): the
@@ -72,6 +88,7 @@ impl Reason for NotJudgedReason {
             NotJudgedReason::GitFailed => "git-failed",
             NotJudgedReason::BaseIsHead => "base-is-head",
             NotJudgedReason::UnknownLimitsKey => "unknown-limits-key",
+            NotJudgedReason::BaselinePredatesUnits => "baseline-predates-units",
         }
     }
 
@@ -88,6 +105,9 @@ impl Reason for NotJudgedReason {
             NotJudgedReason::BaseIsHead => "the base is HEAD itself",
             NotJudgedReason::UnknownLimitsKey => {
                 "an unknown Limits key at the base: the limit it meant is not in force"
+            }
+            NotJudgedReason::BaselinePredatesUnits => {
+                "anonymous functions not judged: the baseline predates them"
             }
         }
     }

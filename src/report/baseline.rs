@@ -101,11 +101,25 @@ fn disowned(out: &mut String, c: &Changes) {
     }
 }
 
+/// What a refresh of a baseline that predated anonymous-function units added for them
+/// (docs/src/reference/baseline.md#units).
+fn upgraded(out: &mut String, check: bool, c: &Changes) {
+    if let Some(n) = c.units_upgraded {
+        let verb = if check { "would add" } else { "added" };
+        let _ = writeln!(
+            out,
+            "  {verb} {n} anonymous-function unit(s) past their band: the baseline predated \
+             them (it now says # units: 2)"
+        );
+    }
+}
+
 pub fn text(report: &BaselineReport) -> String {
     let mut out = String::new();
     for r in &report.results {
         let _ = writeln!(out, "{}", line(report, r));
         disowned(&mut out, &r.changes);
+        upgraded(&mut out, report.check, &r.changes);
         if report.check {
             details(&mut out, &r.changes);
         }
@@ -132,6 +146,7 @@ fn changes_json(c: &Changes) -> serde_json::Value {
         "disowned": c.disowned.iter().map(|(k, v)| entry(k, json!(v))).collect::<Vec<_>>(),
         "moved": c.moved.iter().map(|(f, t)| json!({"from": entry(f, json!(null)), "to": entry(t, json!(null))})).collect::<Vec<_>>(),
         "canonicalised": c.canonicalised,
+        "units_upgraded": c.units_upgraded,
     })
 }
 

@@ -16,7 +16,7 @@ use crate::commands::gate::{BaseTried, GateReport, NotJudged};
 use crate::git::BaseOutcome;
 use crate::judge::{Cause, Change, Finding, GateStatus, Moved, TermsFrom, TermsWarning};
 use crate::model::{LeftOutReason, Metric, SkipReason};
-use crate::reason::{FileReason, Reason as _, Unmeasurable};
+use crate::reason::{FileReason, NotJudgedReason, Reason as _, Unmeasurable};
 use crate::report::style::{Paint, Role};
 use crate::report::{contracts, count, finding_detail, listed, located, review};
 
@@ -213,7 +213,10 @@ pub fn text(report: &GateReport, paint: Paint) -> String {
         .iter()
         .filter(|n| !n.reason.told_as_terms_warning())
     {
-        let line = format!("structure not judged: {}", nj.sentence());
+        let line = match nj.reason {
+            NotJudgedReason::BaselinePredatesUnits => nj.sentence(),
+            _ => format!("structure not judged: {}", nj.sentence()),
+        };
         let _ = writeln!(out, "{}", paint.paint(Role::Warn, &line));
     }
     if let Some(line) = partly_judged_line(report) {

@@ -104,3 +104,12 @@ fn identical_sides_merge_to_the_same_bytes() {
     let text = merged(&[], &side, &side);
     assert_eq!(text, format!("{}\n", side.join("\n")));
 }
+
+#[test]
+fn units_take_the_lower_revision_no_line_lowest() {
+    let two = "# units: 2";
+    assert_eq!(merged(&[], &[two], &[two]), format!("{two}\n"));
+    // A side written before anonymous-function units recorded none of its own.
+    assert_eq!(merged(&[two], &[two], &[]), "");
+    assert_eq!(merged(&[], &[], &[two, A]), format!("{A}\n"));
+}

@@ -32,6 +32,7 @@ fn sample() -> Baseline {
             "src/Inventory.Api".to_string(),
             "src/Inventory.Core".to_string(),
         ]),
+        units: None,
         entries,
     }
 }
@@ -114,6 +115,7 @@ fn header_only_and_empty_headers_render_and_read() {
     let b = Baseline {
         measured_with: Some(BTreeMap::from([("tolerance_percent".to_string(), 0)])),
         owned: Some(Vec::new()),
+        units: None,
         entries: BTreeMap::new(),
     };
     let text = render(&b);
@@ -317,20 +319,24 @@ fn baseline() -> impl Strategy<Value = Baseline> {
         field().prop_filter("dot", |d| d != "."),
         0..4,
     ));
-    (entries, measured_with, owned).prop_map(|(entries, measured_with, owned)| Baseline {
-        measured_with: measured_with.map(|(limits, tolerance)| {
-            let mut pairs: BTreeMap<String, u64> = limits
+    let units = proptest::option::of(1..=crate::baseline::UNITS_REVISION);
+    (entries, measured_with, owned, units).prop_map(|(entries, measured_with, owned, units)| {
+        Baseline {
+            measured_with: measured_with.map(|(limits, tolerance)| {
+                let mut pairs: BTreeMap<String, u64> = limits
+                    .into_iter()
+                    .map(|(m, v)| (m.key().to_string(), v))
+                    .collect();
+                pairs.insert(TOLERANCE_KEY.to_string(), tolerance);
+                pairs
+            }),
+            owned,
+            units,
+            entries: entries
                 .into_iter()
-                .map(|(m, v)| (m.key().to_string(), v))
-                .collect();
-            pairs.insert(TOLERANCE_KEY.to_string(), tolerance);
-            pairs
-        }),
-        owned,
-        entries: entries
-            .into_iter()
-            .map(|((path, unit, metric), value)| (EntryKey { path, unit, metric }, value))
-            .collect(),
+                .map(|((path, unit, metric), value)| (EntryKey { path, unit, metric }, value))
+                .collect(),
+        }
     })
 }
 
@@ -494,4 +500,34 @@ fn a_crash_before_the_rename_leaves_the_old_file_and_a_temp_file_the_next_write_
         ]
     );
     Ok(())
+}
+
+#[test]
+fn units_is_read_written_and_an_unknown_revision_refused() {
+    let text = format!("{TITLE}\n# owned:\t.\n# units: 2\na.rs\tf\tfunction_lines\t70\n");
+    let parsed = parse_ok(&text);
+    assert_eq!(parsed.baseline.units, Some(2));
+    assert!(!parsed.baseline.predates_units());
+    assert_eq!(render(&parsed.baseline), text);
+    let old = parse_ok(&format!("{TITLE}\na.rs\tf\tfunction_lines\t70\n"));
+    assert_eq!(old.baseline.units, None);
+    assert!(old.baseline.predates_units());
+    assert!(parse_ok(&format!("{TITLE}\n# units: 1\n"))
+        .baseline
+        .predates_units());
+    assert_eq!(
+        parse_error(&format!("{TITLE}\n# units: 3\n")),
+        format!(
+            "{FILE}:2: \"# units: 3\" is a revision this structgate doesn't know (it knows 1 \
+             and 2): the baseline was written by a newer structgate"
+        )
+    );
+    assert_eq!(
+        parse_error(&format!("{TITLE}\n# units: two\n")),
+        format!("{FILE}:2: \"# units:\" \"two\" is not a revision (1 or 2)")
+    );
+    assert_eq!(
+        parse_error(&format!("{TITLE}\n# units: 2\n# units: 2\n")),
+        format!("{FILE}:3: a second \"# units:\" line (the first is at line 2)")
+    );
 }

@@ -10,14 +10,14 @@ use anyhow::Result;
 
 use super::ahead::{Ahead, Read, Reader};
 use super::branch_tree::BranchTree;
-use super::{Fate, JudgedAs, Sandbox};
+use super::{Fate, JudgedAs, NotJudged, Sandbox};
 use crate::baseline::{Allowances, Baseline};
 use crate::cache::Cache;
 use crate::git::{Change, ChangeKind};
 use crate::judge::{self, BaseCounts, BaseVersion, Finding, Moved, SameName};
 use crate::measure::{self, Imports, NoMemo, Options};
 use crate::model::{FileMeasure, FileOutcome, Language, Metric, SkipReason, UnitValue};
-use crate::reason::FileReason;
+use crate::reason::{FileReason, NotJudgedReason};
 use crate::source::FileSource;
 use crate::terms::{ContextTerms, Terms};
 
@@ -195,6 +195,7 @@ impl<'a> ChangedFiles<'a> {
         let warnings = m.warnings.iter().chain(&m.syntax_errors);
         sb.warnings.extend(warnings.map(|w| format!("{path}: {w}")));
         note_changed_imports(self, sb, owner, m);
+        note_unjudged_anonymous(sb, owner, m);
         let values = m.values();
         let (moved, moves) = self.versions.moved_in(owner, path, from, &values);
         let moved = moved.as_ref();
@@ -257,6 +258,21 @@ impl<'a> ChangedFiles<'a> {
                 measure::measure_file_in(imports, &NoMemo, at, &old, &self.options)
             }
         })
+    }
+}
+
+/// Says, once per context, that a judged file's anonymous-function units are not judged
+/// where the context's baseline predates them (docs/src/reference/baseline.md#units).
+fn note_unjudged_anonymous(sb: &mut Sandbox, owner: &ContextTerms, m: &FileMeasure) {
+    if !judge::leaves_anonymous_unjudged(owner, m) {
+        return;
+    }
+    let detail = crate::baseline::predating_units_note(&owner.context.name);
+    if !sb.not_judged.iter().any(|n| n.detail == detail) {
+        sb.not_judged.push(NotJudged {
+            reason: NotJudgedReason::BaselinePredatesUnits,
+            detail,
+        });
     }
 }
 

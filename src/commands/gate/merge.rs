@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{ContextState, GateReport, Sandbox};
 use crate::judge::{self, Finding, Status};
+use crate::reason::NotJudgedReason;
 
 pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
     let ran = sandboxes.iter().any(|s| s.ran);
@@ -54,6 +55,11 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         contract_findings: report.contract_findings.len(),
         structure_judged: ran,
         terms_warnings: told.filter(|n| n.reason.told_as_terms_warning()).count(),
+        predating_units: report
+            .not_judged
+            .iter()
+            .filter(|n| n.reason == NotJudgedReason::BaselinePredatesUnits)
+            .count(),
     });
     report
 }
@@ -100,7 +106,7 @@ fn tidy(report: &mut GateReport) {
     let mut seen = BTreeSet::new();
     report
         .not_judged
-        .retain(|n| !n.reason.told_as_terms_warning() || seen.insert(n.detail.clone()));
+        .retain(|n| !n.reason.partial() || seen.insert(n.detail.clone()));
     // Sandboxes of one branch report the same terms changes: each once, in their order.
     let mut seen = BTreeSet::new();
     report.terms_changed.retain(|c| seen.insert(c.clone()));

@@ -24,6 +24,7 @@ fn value(path: &str, unit: &str, metric: Metric, value: u64) -> UnitValue {
         value,
         start_line: 1,
         end_line: 1,
+        anonymous: false,
     }
 }
 
@@ -59,6 +60,7 @@ fn init_writes_excesses_not_divergences() {
     let expected = format!(
         "{}\n# measured with: function_lines=55 tolerance_percent=25 type_lines=300\n\
          # owned:\tsrc/Core\n\
+         # units: 2\n\
          src/Core/Pricing.cs\tPriceRules\ttype_lines\t420\n\
          src/Core/Pricing.cs\tPriceRules.Calculate\tfunction_lines\t91\n",
         crate::baseline::tsv::TITLE
@@ -67,6 +69,37 @@ fn init_writes_excesses_not_divergences() {
     let added: Vec<u64> = changes.added.iter().map(|(_, v)| *v).collect();
     assert_eq!(added, vec![420, 91]);
     assert!(changes.measured_with_changed && changes.owned_changed);
+}
+
+/// An anonymous function's value (docs/src/reference/measurement.md#anonymous-functions).
+fn anonymous(path: &str, unit: &str, lines: u64) -> UnitValue {
+    UnitValue {
+        anonymous: true,
+        ..value(path, unit, Metric::FunctionLines, lines)
+    }
+}
+
+#[test]
+fn a_refresh_of_a_revision_1_baseline_adds_anonymous_excesses_and_writes_units_2() {
+    let owned = dirs(&["src/Core"]);
+    let (mut old, _) = init(None, &spec_limits(), &owned, &first_measure());
+    old.units = None;
+    let mut measured = first_measure();
+    measured.push(anonymous(CORE, "app.MapGet(\"/todos\")", 80));
+    measured.push(anonymous(CORE, "Task.Run()", 60));
+    measured.push(value(CORE, "Grown", Metric::FunctionLines, 90));
+    let (b, changes) = refresh(&old, &spec_limits(), &owned, &measured, &[]);
+    assert_eq!(b.units, Some(2));
+    assert_eq!(changes.units_upgraded, Some(1));
+    let added: Vec<(&str, u64)> = changes
+        .added
+        .iter()
+        .map(|(k, v)| (k.unit.as_str(), *v))
+        .collect();
+    // Within the band (68) the lambda stays out; a named unit that grew is the gate's.
+    assert_eq!(added, [("app.MapGet(\"/todos\")", 80)]);
+    let (again, changes) = refresh(&b, &spec_limits(), &owned, &measured, &[]);
+    assert_eq!((again, changes.units_upgraded), (b, None));
 }
 
 #[test]
@@ -463,6 +496,7 @@ fn arb_baseline() -> impl Strategy<Value = Baseline> {
         Baseline {
             measured_with: recorded.map(|l| l.measured_with()),
             owned,
+            units: None,
             entries,
         }
     })

@@ -100,14 +100,15 @@ fn receivers_are_named_by_their_base_type() {
 }
 
 #[test]
-fn function_literals_are_no_scopes_and_anonymous_interfaces_are_named_around_them() {
+fn function_literals_are_scopes_and_anonymous_interfaces_are_named_around_them() {
     let src = "package p\nfunc run(c interface{ Close() error }) {\n\tgo func() {\n\t\ttype local struct{}\n\t}()\n}\ntype F func(interface{ M() })\n";
     assert_eq!(
         names(&measured(src)),
         [
             ("run", 2, 6),
             ("run.Close", 2, 2),
-            ("run.local", 4, 4),
+            ("run.go func()", 3, 5),
+            ("run.go func().local", 4, 4),
             ("M", 7, 7)
         ]
     );

@@ -31,6 +31,7 @@ fn interface_constants_and_lambdas_in_fields_are_scopes_through_the_field() {
         [
             ("I", 1, 7),
             ("I.DEFAULT.f", 2, 2),
+            ("I.R", 3, 5),
             ("I.R.InLambda", 4, 4),
             ("I.f", 6, 6)
         ]
@@ -54,7 +55,15 @@ fn twenty_thousand_nested_lambdas_do_not_overflow_the_stack() {
         "g(() -> {".repeat(depth),
         "});".repeat(depth)
     );
-    assert_eq!(names(&measured(&src)), [("A", 1, 6), ("A.m", 2, 5)]);
+    // Each lambda spans two lines and is named through the 19,999 around it: the names
+    // pass their budget, and the file is skipped, not the stack overflowed.
+    let outcome = measure_file("A.java", src.as_bytes(), &test_support::unbounded());
+    assert!(
+        matches!(&outcome, Some(FileOutcome::Skipped { reason, .. }) if reason.to_string().contains("16 MiB")),
+        "{outcome:?}"
+    );
+    let one_line = src.replacen('\n', " ", 3);
+    assert_eq!(names(&measured(&one_line)), [("A", 1, 3), ("A.m", 1, 2)]);
     assert!(dump_tree("A.java", src.as_bytes()).is_some());
     let nested = format!(
         "class A {{\n  void m() {{\n{}\n{}\n  }}\n}}\n",

@@ -91,8 +91,9 @@ fn the_walk_view_finds_the_units_the_measurer_finds_in_every_fixture() {
             .iter()
             .map(|u| {
                 format!(
-                    "{} {} {}-{}{}",
+                    "{}{} {} {}-{}{}",
                     u.kind.key(),
+                    if u.anonymous { " (anonymous)" } else { "" },
                     u.name,
                     u.start_line,
                     u.end_line,

@@ -57,6 +57,10 @@ impl Serialize for UnitJson<'_> {
         for (metric, value) in u.values() {
             map.serialize_entry(metric.def().field, &value)?;
         }
+        // An anonymous function unit (docs/src/reference/measurement.md#anonymous-functions).
+        if u.anonymous {
+            map.serialize_entry("anonymous", &true)?;
+        }
         map.end()
     }
 }
