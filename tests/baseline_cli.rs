@@ -2,7 +2,7 @@
 
 use crate::common;
 
-use common::{cs_class, principles, Scenario, BAND_12};
+use common::{cs_class, exact, principles, Scenario, BAND_12};
 
 const HEADER: &str = "# path\tunit\tmetric\tvalue — units over their Limits when measured, each tolerated up to its value\n";
 
@@ -19,12 +19,9 @@ fn init_writes_excesses_but_not_divergences() {
         run.stdout,
         "inventory: wrote structure-baseline.tsv with 1 unit(s)\n"
     );
-    assert_eq!(
-        s.read("structure-baseline.tsv"),
-        format!(
-            "{HEADER}# measured with: function_lines=10 tolerance_percent=20\n# owned:\tsrc\n# units: 2\n\
-             src/A.cs\tA.Over\tfunction_lines\t13\n"
-        )
+    insta::assert_snapshot!(
+        "init_writes_the_excess_only",
+        exact(&s.read("structure-baseline.tsv"))
     );
 }
 
@@ -34,9 +31,9 @@ fn init_with_nothing_past_the_band_writes_the_header_alone() {
     s.write("src/A.cs", &cs_class("A", &[("Fine", 5)]));
     let run = s.run(&["baseline", "init"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        s.read("structure-baseline.tsv"),
-        format!("{HEADER}# measured with: function_lines=10 tolerance_percent=0\n# owned:\tsrc\n# units: 2\n")
+    insta::assert_snapshot!(
+        "init_with_nothing_past_the_band",
+        exact(&s.read("structure-baseline.tsv"))
     );
 }
 
@@ -100,21 +97,12 @@ fn refresh_lowers_drops_and_never_adds_a_unit_that_grew() {
     s.remove("src/B.cs");
     let check = s.run(&["baseline", "refresh", "--check"]);
     assert_eq!(check.code, 1, "{check:?}");
-    assert_eq!(
-        check.stdout,
-        "inventory: would update structure-baseline.tsv: 0 added, 1 lowered, 2 dropped; 1 unit(s)\n\
-         \x20 ~ src/A.cs A.Shrinks function_lines 20 -> 15\n\
-         \x20 - src/A.cs A.Heals function_lines 20\n\
-         \x20 - src/B.cs B.Gone function_lines 20\n"
-    );
+    insta::assert_snapshot!("refresh_check_lowered_and_dropped", exact(&check.stdout));
     let run = s.run(&["baseline", "refresh"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        s.read("structure-baseline.tsv"),
-        format!(
-            "{HEADER}# measured with: function_lines=10 tolerance_percent=0\n# owned:\tsrc\n# units: 2\n\
-             src/A.cs\tA.Shrinks\tfunction_lines\t15\n"
-        )
+    insta::assert_snapshot!(
+        "refresh_lowered_and_dropped",
+        exact(&s.read("structure-baseline.tsv"))
     );
     let again = s.run(&["baseline", "refresh", "--check"]);
     assert_eq!(again.code, 0, "{again:?}");
@@ -135,12 +123,9 @@ fn a_lowered_limit_exposes_units_but_not_those_that_grew() {
     );
     let run = s.run(&["baseline", "refresh"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        s.read("structure-baseline.tsv"),
-        format!(
-            "{HEADER}# measured with: function_lines=12 tolerance_percent=0\n# owned:\tsrc\n# units: 2\n\
-             src/A.cs\tA.Exposed\tfunction_lines\t15\n"
-        )
+    insta::assert_snapshot!(
+        "refresh_after_a_lowered_limit",
+        exact(&s.read("structure-baseline.tsv"))
     );
 }
 
@@ -155,9 +140,9 @@ fn a_raised_limit_drops_entries_now_inside_the_band() {
     );
     let run = s.run(&["baseline", "refresh"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        s.read("structure-baseline.tsv"),
-        format!("{HEADER}# measured with: function_lines=10 tolerance_percent=50\n# owned:\tsrc\n# units: 2\n")
+    insta::assert_snapshot!(
+        "refresh_after_a_raised_limit",
+        exact(&s.read("structure-baseline.tsv"))
     );
 }
 
@@ -186,12 +171,9 @@ fn a_git_mv_moves_entries_on_refresh() {
     s.git_ok(&["mv", "src/A.cs", "src/Moved.cs"]);
     let run = s.run(&["baseline", "refresh"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        s.read("structure-baseline.tsv"),
-        format!(
-            "{HEADER}# measured with: function_lines=10 tolerance_percent=0\n# owned:\tsrc\n# units: 2\n\
-             src/Moved.cs\tA.Long\tfunction_lines\t15\n"
-        )
+    insta::assert_snapshot!(
+        "refresh_after_a_git_mv",
+        exact(&s.read("structure-baseline.tsv"))
     );
 }
 
@@ -243,9 +225,9 @@ fn refresh_collapses_duplicate_entries_and_rewrites_the_file_canonically() {
          warning: structure-baseline.tsv:7: duplicate entry for src/A.cs A.Long function_lines \
          (also at line 5); the lower value 18 stands\n"
     );
-    assert_eq!(
-        s.read("structure-baseline.tsv"),
-        format!("{header}{}", entry(18))
+    insta::assert_snapshot!(
+        "refresh_collapsed_duplicates",
+        exact(&s.read("structure-baseline.tsv"))
     );
     let again = s.run(&["baseline", "refresh"]);
     assert_eq!(
@@ -356,12 +338,9 @@ fn refresh_says_which_entries_went_with_a_directory_no_longer_owned() {
          1 no longer owned; 1 unit(s)\n\
          \x20 - lib/B.cs B.Over function_lines 14 (no longer owned: no sources entry holds lib/B.cs)\n"
     );
-    assert_eq!(
-        s.read("structure-baseline.tsv"),
-        format!(
-            "{HEADER}# measured with: function_lines=10 tolerance_percent=20\n# owned:\tsrc\n# units: 2\n\
-             src/A.cs\tA.Over\tfunction_lines\t13\n"
-        )
+    insta::assert_snapshot!(
+        "refresh_without_a_directory_no_longer_owned",
+        exact(&s.read("structure-baseline.tsv"))
     );
 }
 
@@ -398,11 +377,8 @@ fn init_on_an_existing_baseline_adds_only_newly_owned_directories_and_points_at_
             ""
         )
     );
-    assert_eq!(
-        s.read("structure-baseline.tsv"),
-        format!(
-            "{HEADER}# measured with: function_lines=10 tolerance_percent=20\n# owned:\tlib\tsrc\n# units: 2\n\
-             lib/B.cs\tB.Over\tfunction_lines\t14\nsrc/A.cs\tA.Over\tfunction_lines\t13\n"
-        )
+    insta::assert_snapshot!(
+        "init_adds_newly_owned_directories",
+        exact(&s.read("structure-baseline.tsv"))
     );
 }
