@@ -192,7 +192,8 @@ impl Scenario {
 
     /// `text` as a snapshot shows it (tests/snapshots/, insta): what differs from run to
     /// run replaced by a stable name, here and nowhere else. The scenario's directory is
-    /// `[root]`; a commit at a branch's tip is `[BRANCH]` (`[main]`, else `[master]`,
+    /// `[root]`, and its name alone (the default name of a context at the root) `[root
+    /// name]`; a commit at a branch's tip is `[BRANCH]` (`[main]`, else `[master]`,
     /// where several point at it), any other commit of the repository `[commit SUBJECT]`, in full (40 hex
     /// digits) or as a short id (its first 7); a commit id of no commit here is `[commit]`.
     /// No output carries a time.
@@ -209,6 +210,11 @@ impl Scenario {
                 out = out.replace(&real.display().to_string(), "[root]");
             }
             out = out.replace(&dir.display().to_string(), "[root]");
+        }
+        let real = self.path().canonicalize();
+        let real = real.as_deref().unwrap_or(self.path());
+        if let Some(name) = real.file_name().and_then(|n| n.to_str()) {
+            out = out.replace(name, "[root name]");
         }
         let mut labels = commit_labels(repo);
         for (id, label) in commit_labels(self.path()) {

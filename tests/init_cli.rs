@@ -7,7 +7,7 @@ use crate::common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{cs_class, rs_fn, Scenario};
+use common::{cs_class, exact, rs_fn, Scenario};
 
 /// A repository with a C# project, a Rust workspace of one member and a unit of each
 /// past the default limits.
@@ -30,61 +30,18 @@ fn init_writes_the_context_its_principles_and_its_baseline_and_says_what_next() 
     let s = project();
     let run = s.run(&["init"]);
     assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "wrote context.yaml, principles.md\n\
-         sources, from the project files found (check them in context.yaml):\n\
-         \x20 crates/engine  a workspace member in Cargo.toml\n\
-         \x20 src/Shop.Api   from src/Shop.Api/Shop.Api.csproj\n\
-         limits: function_lines 55, function_params 6, function_nesting 4, \
-         function_cyclomatic 15, function_cognitive 15, type_lines 400, file_lines 1000, \
-         types_per_file 10, tolerance_percent 25\n\
-         SHOP: wrote structure-baseline.tsv with 1 unit(s)\n\
-         next: commit them on a branch and gate it (until it merges, the gate judges it by \
-         the terms it adds), then open the pull request:\n\
-         \x20 git switch -c adopt-structgate\n\
-         \x20 git add context.yaml principles.md structure-baseline.tsv\n\
-         \x20 git commit -m \"Adopt structgate: Limits and baseline\"\n\
-         \x20 structgate gate --require-judged\n\
-         \x20 git push -u origin adopt-structgate\n"
-            .replace("SHOP", &repo_name(s.path()))
+    insta::assert_snapshot!("init_stdout", exact(&s.redact(&run.stdout)));
+    insta::assert_snapshot!("init_context_yaml", exact(&s.read("context.yaml")));
+    insta::assert_snapshot!(
+        "init_principles_md",
+        exact(&s.redact(&s.read("principles.md")))
     );
-    assert_eq!(
-        s.read("context.yaml"),
-        "# structgate: the directories this context owns (docs/src/reference/contexts.md in structgate's guide).\n\
-         # workdir is relative to the repository root, sources to workdir.\n\
-         meta:\n  workdir: .\n\
-         sources:\n\
-         \x20 - crates/engine   # a workspace member in Cargo.toml\n\
-         \x20 - src/Shop.Api   # from src/Shop.Api/Shop.Api.csproj\n"
-    );
-    assert!(
-        s.read("principles.md").contains("## Limits\n\n")
-            && s.read("principles.md").contains(
-                "```yaml\nfunction_lines: 55\nfunction_params: 6\nfunction_nesting: 4\n\
-             function_cyclomatic: 15\nfunction_cognitive: 15\ntype_lines: 400\n\
-             file_lines: 1000\ntypes_per_file: 10\ntolerance_percent: 25\n```\n"
-            ),
-        "{}",
-        s.read("principles.md")
-    );
-    assert!(
-        s.read("structure-baseline.tsv")
-            .ends_with("src/Shop.Api/Orders.cs\tOrders.Place\tfunction_lines\t70\n"),
-        "{}",
-        s.read("structure-baseline.tsv")
+    insta::assert_snapshot!(
+        "init_structure_baseline_tsv",
+        exact(&s.read("structure-baseline.tsv"))
     );
     let limits = s.run(&["limits"]);
     assert_eq!(limits.code, 0, "{limits:?}");
-}
-
-fn repo_name(path: &Path) -> String {
-    path.canonicalize()
-        .expect("canonical")
-        .file_name()
-        .and_then(|n| n.to_str())
-        .expect("name")
-        .to_string()
 }
 
 #[test]
@@ -109,33 +66,10 @@ fn init_in_a_directory_names_it_in_every_path_and_lang_picks_the_project_files()
     let s = project();
     let run = s.run(&["init", "--lang", "rust", "crates"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert!(
-        run.stdout.starts_with(
-            "wrote crates/context.yaml, crates/principles.md\n\
-             sources, from the project files found (check them in crates/context.yaml):\n\
-             \x20 engine/src  from engine/Cargo.toml\n"
-        ),
-        "{}",
-        run.stdout
-    );
-    assert!(
-        run.stdout.contains(
-            "  git add crates/context.yaml crates/principles.md crates/structure-baseline.tsv\n"
-        ),
-        "{}",
-        run.stdout
-    );
-    assert_eq!(
-        s.read("crates/context.yaml")
-            .lines()
-            .skip(2)
-            .collect::<Vec<_>>(),
-        [
-            "meta:",
-            "  workdir: crates",
-            "sources:",
-            "  - engine/src   # from engine/Cargo.toml"
-        ]
+    insta::assert_snapshot!("in_a_directory_stdout", exact(&s.redact(&run.stdout)));
+    insta::assert_snapshot!(
+        "in_a_directory_context_yaml",
+        exact(&s.read("crates/context.yaml"))
     );
 }
 
@@ -295,54 +229,14 @@ fn init_budgets_the_documents_agents_load_in_a_context_of_their_own() {
     let s = agent_project();
     let run = s.run(&["init"]);
     assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
-    let shown: Vec<&str> = run.stdout.lines().collect();
-    assert_eq!(
-        shown[5..12],
-        [
-            "agent documents: 4 budgeted by the context in .structgate/agent-docs (each pinned at its size; a new one within 32768 bytes):",
-            "  .claude/agents/reviewer.md",
-            "  AGENTS.md",
-            "  CLAUDE.md",
-            "  docs/rules.md",
-            "agent document limits: file_bytes 32768, new_file_bytes 32768, loaded_bytes 65536, chain_bytes 32768, pinned [file_bytes, loaded_bytes], tolerance_percent 0",
-            &format!("{}: wrote structure-baseline.tsv with 1 unit(s)", repo_name(s.path())),
-        ]
+    insta::assert_snapshot!("agent_docs_stdout", exact(&s.redact(&run.stdout)));
+    insta::assert_snapshot!(
+        "agent_docs_context_yaml",
+        exact(&s.read(".structgate/agent-docs/context.yaml"))
     );
-    assert_eq!(
-        shown[12..14],
-        [
-            "agent-docs: wrote .structgate/agent-docs/structure-baseline.tsv with 8 unit(s)",
-            "next: commit them on a branch and gate it (until it merges, the gate judges it by \
-             the terms it adds), then open the pull request:",
-        ]
-    );
-    assert_eq!(
-        shown[15],
-        "  git add context.yaml principles.md structure-baseline.tsv \
-         .structgate/agent-docs/context.yaml .structgate/agent-docs/principles.md \
-         .structgate/agent-docs/structure-baseline.tsv"
-    );
-    assert_eq!(
-        s.read(".structgate/agent-docs/context.yaml"),
-        "# structgate: the documents agents load, each with a byte budget (the guide's\n\
-         # \"Agent documents\"). workdir is relative to the repository root, sources to it.\n\
-         meta:\n  name: agent-docs\n  workdir: .\n\
-         sources:\n  - \".claude/agents\"\n  - AGENTS.md\n  - CLAUDE.md\n  - docs/rules.md\n"
-    );
-    let baseline = s.read(".structgate/agent-docs/structure-baseline.tsv");
-    let entries: Vec<&str> = baseline.lines().skip(4).collect();
-    assert_eq!(
-        entries,
-        [
-            ".claude/agents/reviewer.md\treviewer.md\tfile_bytes\t11",
-            ".claude/agents/reviewer.md\treviewer.md\tloaded_bytes\t11",
-            "AGENTS.md\tAGENTS.md\tfile_bytes\t33",
-            "AGENTS.md\tAGENTS.md\tloaded_bytes\t62",
-            "CLAUDE.md\tCLAUDE.md\tfile_bytes\t11",
-            "CLAUDE.md\tCLAUDE.md\tloaded_bytes\t73",
-            "docs/rules.md\trules.md\tfile_bytes\t29",
-            "docs/rules.md\trules.md\tloaded_bytes\t29",
-        ]
+    insta::assert_snapshot!(
+        "agent_docs_structure_baseline_tsv",
+        exact(&s.read(".structgate/agent-docs/structure-baseline.tsv"))
     );
     // Adopted on main; a branch that grows the root AGENTS.md by 9 bytes fails.
     s.commit("adopt");
@@ -353,15 +247,9 @@ fn init_budgets_the_documents_agents_load_in_a_context_of_their_own() {
     );
     let gate = s.gate(&["--require-judged"]);
     assert_eq!(gate.code, 1, "{gate:?}");
-    assert_eq!(
-        common::after_base(&gate.stdout),
-        [
-            "structure judged 2 file(s) in 2 context(s): 3 value(s) grown past their pin",
-            "AGENTS.md:1 AGENTS.md: file_bytes 43 > pinned 33 (+10; limit 32768, band 32768)",
-            "AGENTS.md:1 AGENTS.md: loaded_bytes 72 > pinned 62 (+10; limit 65536, band 65536)",
-            "CLAUDE.md:1 CLAUDE.md: loaded_bytes 83 > pinned 73 (+10; limit 65536, band 65536) \
-             (imports changed: AGENTS.md)",
-        ]
+    insta::assert_snapshot!(
+        "agent_docs_grown_gate_text",
+        common::after_base(&gate.stdout).join("\n")
     );
 }
 
