@@ -14,14 +14,18 @@ mod csharp;
 mod ecmascript;
 mod go;
 mod java;
+mod marks;
 mod pass;
 mod python;
 mod rust;
+#[cfg(test)]
+mod tests;
 
 use std::sync::OnceLock;
 
 use tree_sitter::Node;
 
+use self::marks::Marks;
 use crate::lang::Lang;
 use crate::model::{Language, Metric, Unit};
 
@@ -85,6 +89,10 @@ pub struct Forms {
     pub let_chains: &'static [&'static str],
     /// The parameters of a function unit's node (receivers left out).
     pub params: fn(Node, &[u8]) -> u32,
+    /// Tokens of which every construct above that counts holds one among its own bytes
+    /// (its keyword, operator or `=>`), words and signs: the pass leaves out a subtree
+    /// that holds none.
+    pub marks: &'static [&'static str],
 }
 
 /// The short-circuit operators that form sequences for cognitive complexity.
@@ -287,17 +295,17 @@ impl Roots {
 /// The shape of the function unit whose code is `nodes` (one node; several for C#'s
 /// top-level statements), `function` its node with the parameters (if any). `roots`
 /// holds every function unit's root of the file; `trace` gets what each node added.
-pub fn shape(
+fn shape(
     lang: &Lang,
     function: Option<Node>,
     nodes: &[Node],
-    roots: &Roots,
+    leave: (&Roots, &Marks),
     src: &[u8],
     mut trace: Option<&mut Vec<(usize, Added)>>,
 ) -> Shape {
     let forms = forms(lang);
     let params = function.map_or(0, |f| (forms.params)(f, src));
-    let mut pass = pass::Pass::new(forms, table(lang), roots, src);
+    let mut pass = pass::Pass::new(forms, table(lang), leave, src);
     for node in nodes {
         pass.unit_code(*node, trace.as_deref_mut());
     }
@@ -321,16 +329,20 @@ pub fn set_shapes<'t>(
     src: &[u8],
     mut trace: Option<&mut Vec<(usize, Added)>>,
 ) {
+    if functions.is_empty() && entry_code.is_none() {
+        return;
+    }
     let roots = Roots::new(functions.iter().map(|(_, n)| n.id()).collect());
+    let marks = Marks::of(forms(lang), src);
     for &(index, code) in functions {
         let traced = trace.as_deref_mut();
-        let shape = shape(lang, Some(code), &[code], &roots, src, traced);
+        let shape = shape(lang, Some(code), &[code], (&roots, &marks), src, traced);
         if let Some(unit) = units.get_mut(index) {
             shape.set_on(unit);
         }
     }
     if let (Some(code), Some(unit)) = (entry_code, units.last_mut()) {
-        shape(lang, None, &code, &roots, src, trace).set_on(unit);
+        shape(lang, None, &code, (&roots, &marks), src, trace).set_on(unit);
     }
 }
 

@@ -42,6 +42,10 @@ pub static FORMS: Forms = Forms {
     let_else: &[],
     let_chains: &[],
     params,
+    marks: &[
+        "if", "else", "switch", "case", "for", "foreach", "while", "do", "try", "catch", "when",
+        "from", "where", "goto", "and", "or", "?", "&&", "||", "=>",
+    ],
 };
 
 /// A section: one per `case` label (`default` none); an arm: 1 unless it is a lone `_`

@@ -46,6 +46,10 @@ pub static FORMS: Forms = Forms {
     let_else: &[],
     let_chains: &[],
     params,
+    marks: &[
+        "if", "else", "switch", "case", "for", "while", "do", "try", "catch", "break", "continue",
+        "?", "&&", "||",
+    ],
 };
 
 /// The parameters of a function: an arrow's lone `x`, or each of its list but `this:`.

@@ -41,6 +41,9 @@ pub static FORMS: Forms = Forms {
     let_else: &[],
     let_chains: &[],
     params,
+    marks: &[
+        "if", "else", "switch", "select", "case", "for", "break", "continue", "goto", "&&", "||",
+    ],
 };
 
 /// Each name of the parameter list (an unnamed parameter counts 1); the receiver is a

@@ -38,6 +38,10 @@ pub static FORMS: Forms = Forms {
     let_else: &[],
     let_chains: &[],
     params,
+    marks: &[
+        "if", "else", "switch", "case", "for", "while", "do", "try", "catch", "when", "break",
+        "continue", "?", "&&", "||",
+    ],
 };
 
 /// A label: 1 for `case` (however many values it lists), none for `default`.

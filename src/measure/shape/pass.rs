@@ -4,6 +4,7 @@
 
 use tree_sitter::{Node, TreeCursor};
 
+use super::marks::Marks;
 use super::{
     only_child, operator, Added, Form, Forms, Roots, Table, ASSIGNMENT_OPS, BODY_FIELDS,
     DECISION_OPS, SEQUENCE_OPS,
@@ -79,22 +80,32 @@ pub(super) struct Pass<'a> {
     forms: &'a Forms,
     table: &'a Table,
     roots: &'a Roots,
+    marks: &'a Marks,
     src: &'a [u8],
     pub(super) nesting: u32,
     pub(super) cyclomatic: u32,
     pub(super) cognitive: u32,
+    /// The named nodes counted, those the marks left out not among them.
+    pub(super) entered: u32,
 }
 
 impl<'a> Pass<'a> {
-    pub(super) fn new(forms: &'a Forms, table: &'a Table, roots: &'a Roots, src: &'a [u8]) -> Self {
+    pub(super) fn new(
+        forms: &'a Forms,
+        table: &'a Table,
+        (roots, marks): (&'a Roots, &'a Marks),
+        src: &'a [u8],
+    ) -> Self {
         Pass {
             forms,
             table,
             roots,
+            marks,
             src,
             nesting: 0,
             cyclomatic: 1,
             cognitive: 0,
+            entered: 0,
         }
     }
 
@@ -127,10 +138,23 @@ impl<'a> Pass<'a> {
         if !node.is_named() {
             return false;
         }
+        // A field name costs a walk of the parent's field map: asked only of a
+        // structure's children, whose place depends on it.
         let frame = match open.get_mut(depth.wrapping_sub(1)) {
+            Some(Open {
+                rule: Rule::Same(frame),
+                ..
+            }) => *frame,
             Some(parent) => self.child_frame(parent, node, cursor.field_name()),
             None => Frame::at(0, 0),
         };
+        // An `else` branch counts whatever it holds; any other node without a mark in
+        // its bytes adds nothing, nor does anything it holds.
+        let placed = frame.branch || frame.wrapper;
+        if !placed && !self.marks.any_in(node.start_byte(), node.end_byte()) {
+            return false;
+        }
+        self.entered += 1;
         let Some(rule) = self.enter(node, frame, depth == 0, trace) else {
             return false;
         };
@@ -249,7 +273,7 @@ impl<'a> Pass<'a> {
                 added.cyclomatic = u32::from(DECISION_OPS.contains(&op));
                 seq = SEQUENCE_OPS.contains(&op);
                 if seq && !frame.seq {
-                    added.cognitive += self.sequences(node);
+                    added.cognitive += sequences(self.table, node);
                 }
             }
             Form::Assignment => {
@@ -343,34 +367,34 @@ impl<'a> Pass<'a> {
             ..Frame::at(at.depth + 1, at.level + 1)
         }
     }
+}
 
-    /// The sequences of like operators in the logical expression rooted at `node`, its
-    /// operators read in source order through parentheses.
-    fn sequences(&self, node: Node) -> u32 {
-        let mut ops: Vec<&str> = Vec::new();
-        let mut stack = vec![node];
-        while let Some(n) = stack.pop() {
-            let n = self.through_parens(n);
-            if self.table.form(n) == Form::Binary && SEQUENCE_OPS.contains(&operator(n)) {
-                // In order: left, operator, right; pushed reversed.
-                stack.extend(n.child_by_field_name("right"));
-                stack.extend(n.child_by_field_name("operator"));
-                stack.extend(n.child_by_field_name("left"));
-            } else if !n.is_named() && SEQUENCE_OPS.contains(&n.kind()) {
-                ops.push(n.kind());
-            }
+/// The sequences of like operators in the logical expression rooted at `node`, its
+/// operators read in source order through parentheses.
+fn sequences(table: &Table, node: Node) -> u32 {
+    let mut ops: Vec<&str> = Vec::new();
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        let n = through_parens(table, n);
+        if table.form(n) == Form::Binary && SEQUENCE_OPS.contains(&operator(n)) {
+            // In order: left, operator, right; pushed reversed.
+            stack.extend(n.child_by_field_name("right"));
+            stack.extend(n.child_by_field_name("operator"));
+            stack.extend(n.child_by_field_name("left"));
+        } else if !n.is_named() && SEQUENCE_OPS.contains(&n.kind()) {
+            ops.push(n.kind());
         }
-        let changes = ops.windows(2).filter(|w| w[0] != w[1]).count();
-        u32::try_from(changes + 1).unwrap_or(u32::MAX)
     }
+    let changes = ops.windows(2).filter(|w| w[0] != w[1]).count();
+    u32::try_from(changes + 1).unwrap_or(u32::MAX)
+}
 
-    fn through_parens<'n>(&self, mut node: Node<'n>) -> Node<'n> {
-        while self.table.form(node) == Form::Paren {
-            match only_child(node) {
-                Some(inner) => node = inner,
-                None => break,
-            }
+fn through_parens<'n>(table: &Table, mut node: Node<'n>) -> Node<'n> {
+    while table.form(node) == Form::Paren {
+        match only_child(node) {
+            Some(inner) => node = inner,
+            None => break,
         }
-        node
     }
+    node
 }

@@ -34,6 +34,9 @@ pub static FORMS: Forms = Forms {
     let_else: &[],
     let_chains: &[],
     params,
+    marks: &[
+        "if", "elif", "else", "match", "case", "for", "while", "try", "except", "and", "or",
+    ],
 };
 
 /// A case: 1 unless it is an unguarded lone `_` (a guard is an `if_clause`, counted as

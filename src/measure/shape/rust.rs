@@ -33,6 +33,9 @@ pub static FORMS: Forms = Forms {
     let_else: &["let_declaration"],
     let_chains: &["let_chain"],
     params,
+    marks: &[
+        "if", "else", "match", "for", "while", "loop", "break", "continue", "&&", "||", "=>",
+    ],
 };
 
 /// An arm: 1 unless its pattern is a lone `_` without a guard; a guard 1 more.

@@ -1,0 +1,78 @@
+//! Where a file's tokens that can count for shape stand
+//! (docs/src/reference/metrics.md#shape-metrics): every construct that adds to a unit's
+//! nesting, cyclomatic or cognitive complexity holds one of its language's
+//! [`Forms::marks`] (`if`, `case`, `&&`, `?`, `=>`, ...) among its own bytes, so a
+//! subtree whose bytes hold none adds nothing and the pass does not walk it. One scan of
+//! the file finds them all; whether a node holds one is a binary search.
+//!
+//! A word mark counts where it stands as a whole word (no letter, digit or `_` on
+//! either side); more marks than tokens (a word in a string or a comment) only make the
+//! pass walk a subtree it could have left.
+
+use super::Forms;
+
+/// The offsets of a file's marks, in order.
+pub(in crate::measure) struct Marks(Vec<usize>);
+
+/// Which bytes are a word's: ASCII letters, digits and `_`.
+const WORD: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        table[byte] = b.is_ascii_alphanumeric() || b == b'_';
+        byte += 1;
+    }
+    table
+};
+
+fn is_word_byte(byte: u8) -> bool {
+    WORD[usize::from(byte)]
+}
+
+impl Marks {
+    /// Every mark of `forms` in `src`.
+    pub(in crate::measure) fn of(forms: &Forms, src: &[u8]) -> Marks {
+        let (words, signs): (Vec<&[u8]>, Vec<&[u8]>) = forms
+            .marks
+            .iter()
+            .map(|m| m.as_bytes())
+            .partition(|m| m.first().is_some_and(|b| is_word_byte(*b)));
+        // What a byte may start: a word mark, a sign mark.
+        let mut starts = [(false, false); 256];
+        for word in &words {
+            starts[usize::from(word[0])].0 = true;
+        }
+        for sign in &signs {
+            starts[usize::from(sign[0])].1 = true;
+        }
+        let longest = words.iter().map(|w| w.len()).max().unwrap_or(0);
+        let mut offsets = Vec::new();
+        let mut i = 0;
+        while let Some(&byte) = src.get(i) {
+            let (word_start, sign_start) = starts[usize::from(byte)];
+            if is_word_byte(byte) {
+                let mut end = i + 1;
+                while src.get(end).is_some_and(|b| is_word_byte(*b)) {
+                    end += 1;
+                }
+                if word_start && end - i <= longest && words.contains(&&src[i..end]) {
+                    offsets.push(i);
+                }
+                i = end;
+                continue;
+            }
+            if sign_start && signs.iter().any(|s| src[i..].starts_with(s)) {
+                offsets.push(i);
+            }
+            i += 1;
+        }
+        Marks(offsets)
+    }
+
+    /// Whether a mark starts within `start..end`.
+    pub(in crate::measure) fn any_in(&self, start: usize, end: usize) -> bool {
+        let first = self.0.partition_point(|&m| m < start);
+        self.0.get(first).is_some_and(|&m| m < end)
+    }
+}

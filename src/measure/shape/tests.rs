@@ -1,0 +1,55 @@
+//! The marks that let the shape pass leave out what cannot count
+//! (docs/src/reference/metrics.md#shape-metrics).
+
+use super::marks::Marks;
+use super::pass::Pass;
+use super::{forms, table, Roots};
+use crate::lang::Lang;
+use crate::measure::parse::parse;
+
+fn offsets(path: &str, src: &str) -> Vec<usize> {
+    let lang = Lang::for_path(path).unwrap();
+    let marks = Marks::of(forms(lang), src.as_bytes());
+    (0..src.len()).filter(|&i| marks.any_in(i, i + 1)).collect()
+}
+
+#[test]
+fn a_word_mark_counts_as_a_whole_word_and_a_sign_anywhere() {
+    // `if`, `or` and `for` stand alone; `notify`, `order`, `format` and `elif_` are
+    // other words.
+    let src = "notify(x if y or order) [format for a in b] elif_=1";
+    assert_eq!(offsets("a.py", src), [9, 14, 32]);
+    // `?` and `&&` anywhere, `?.` too; `&` and `|` alone are no mark.
+    assert_eq!(offsets("a.ts", "a?.b && c & d | e"), [1, 5]);
+    assert_eq!(offsets("a.rs", "x=>match y {_=>loop{}}"), [1, 3, 13, 15]);
+}
+
+/// The named nodes the pass counts in the only function of `src`, and its values.
+fn entered(path: &str, src: &str) -> (u32, [u32; 3]) {
+    let lang = Lang::for_path(path).unwrap();
+    let tree = parse(lang, src, std::time::Duration::ZERO).unwrap();
+    let function = tree.root_node().named_child(0).unwrap();
+    let roots = Roots::new(vec![function.id()]);
+    let marks = Marks::of(forms(lang), src.as_bytes());
+    let mut pass = Pass::new(forms(lang), table(lang), (&roots, &marks), src.as_bytes());
+    pass.unit_code(function, None);
+    (
+        pass.entered,
+        [pass.nesting, pass.cyclomatic, pass.cognitive],
+    )
+}
+
+#[test]
+fn the_pass_enters_only_nodes_whose_bytes_hold_a_mark_or_an_else() {
+    // The function, its block and the `if`: the statement before it, the `if`'s
+    // condition and its body hold no mark, nor anything in them.
+    let src = "def f(a):\n    x = g(a, [1, 2, 3], {'k': (4, 5)})\n    if a:\n        return x\n";
+    assert_eq!(entered("a.py", src), (3, [1, 2, 1]));
+    // An `else` counts though it holds no mark: its branch is entered.
+    let src = "def f(a):\n    if a:\n        return 1\n    else:\n        return 2\n";
+    assert_eq!(entered("a.py", src), (4, [1, 2, 2]));
+    // A function without a mark: the function alone.
+    let src = "function f(a) { return g(a, [1, 2], { k: a.b?.c }); }";
+    assert_eq!(entered("a.js", src).1, [0, 1, 0]);
+    assert_eq!(entered("a.js", "function f(a) { return [1, 2]; }").0, 0);
+}
