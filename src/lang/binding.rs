@@ -139,6 +139,9 @@ impl Bindings {
             return Some((Value::Scope, Vec::new()));
         }
         let &(_, field) = self.calls.iter().find(|(k, _)| *k == kind)?;
+        if self.chained(value) {
+            return None;
+        }
         let arguments = value.child_by_field_name(field)?;
         let mut cursor = arguments.walk();
         let arguments: Vec<Node> = arguments
@@ -158,4 +161,26 @@ impl Bindings {
             .any(|a| self.scopes.contains(&a.kind()))
             .then_some((Value::Scope, Vec::new()))
     }
+
+    /// Whether a call's callee holds a call of its own, down its first children: a chain
+    /// (`xs.map(f).reduce(g)`, `fetch(url).then(f)`), whose functions are each named by
+    /// the call it is passed to, not by the binding of the chain's result
+    /// (docs/src/reference/languages.md#bindings).
+    fn chained(&self, call: Node) -> bool {
+        let mut node = first_child(call);
+        while let Some(n) = node {
+            if self.calls.iter().any(|(k, _)| *k == n.kind()) {
+                return true;
+            }
+            node = first_child(n);
+        }
+        false
+    }
+}
+
+/// A node's first named child that is no comment.
+fn first_child(node: Node<'_>) -> Option<Node<'_>> {
+    let mut cursor = node.walk();
+    let child = node.named_children(&mut cursor).find(|c| !c.is_extra());
+    child
 }
