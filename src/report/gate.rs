@@ -213,11 +213,7 @@ pub fn text(report: &GateReport, paint: Paint) -> String {
         .iter()
         .filter(|n| !n.reason.told_as_terms_warning())
     {
-        let line = match nj.reason {
-            NotJudgedReason::BaselinePredatesUnits => nj.sentence(),
-            _ => format!("structure not judged: {}", nj.sentence()),
-        };
-        let _ = writeln!(out, "{}", paint.paint(Role::Warn, &line));
+        let _ = writeln!(out, "{}", paint.paint(Role::Warn, &not_judged_line(nj)));
     }
     if let Some(line) = partly_judged_line(report) {
         let _ = writeln!(out, "{}", paint.paint(Role::Warn, &line));
@@ -257,6 +253,15 @@ fn contract_lines(report: &GateReport, out: &mut String) {
     );
     for f in &report.contract_findings {
         let _ = writeln!(out, "{}", contracts::finding_line(f));
+    }
+}
+
+/// `structure not judged: SENTENCE`; a context judged without its anonymous functions
+/// says so alone (docs/src/reference/baseline.md#units).
+fn not_judged_line(nj: &NotJudged) -> String {
+    match nj.reason {
+        NotJudgedReason::BaselinePredatesUnits => nj.sentence(),
+        _ => format!("structure not judged: {}", nj.sentence()),
     }
 }
 

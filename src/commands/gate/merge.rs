@@ -55,13 +55,16 @@ pub(super) fn merge(sandboxes: Vec<Sandbox>) -> GateReport {
         contract_findings: report.contract_findings.len(),
         structure_judged: ran,
         terms_warnings: told.filter(|n| n.reason.told_as_terms_warning()).count(),
-        predating_units: report
-            .not_judged
-            .iter()
-            .filter(|n| n.reason == NotJudgedReason::BaselinePredatesUnits)
-            .count(),
+        predating_units: predating_units(&report.not_judged),
     });
     report
+}
+
+/// The contexts whose baseline predates the anonymous-function units of the files they
+/// judged (docs/src/reference/baseline.md#units).
+fn predating_units(not_judged: &[super::NotJudged]) -> usize {
+    let predating = |n: &&super::NotJudged| n.reason == NotJudgedReason::BaselinePredatesUnits;
+    not_judged.iter().filter(predating).count()
 }
 
 /// One finding per unit and metric, the worse of the sandboxes' ([`judge::worst`]), listed
