@@ -257,7 +257,10 @@ impl Anonymous {
         let mut at = from;
         for (start, end, written) in self.left_out_of_callee(call, from, to) {
             push_code(&mut out, src, at, start);
-            out.push_str(written);
+            match written {
+                Some(written) => out.push_str(written),
+                None => out.push_str(&collapse(&String::from_utf8_lossy(&src[start..end]))),
+            }
             at = end;
         }
         push_code(&mut out, src, at, to);
@@ -279,16 +282,18 @@ impl Anonymous {
         self.functions.contains(&node.kind())
     }
 
-    /// What a callee's text leaves out inside `node` within `from..to`, in order: each
-    /// comment (written as nothing), and each anonymous function of an earlier call in a
+    /// What a callee's text writes otherwise inside `node` within `from..to`, in order:
+    /// each comment (written as nothing), each anonymous function of an earlier call in a
     /// chain (written `<anonymous>`), so that editing the body of `.WithMetrics(m => {...})`
-    /// doesn't rename the unit of the `.WithTracing(t => {...})` after it.
+    /// doesn't rename the unit of the `.WithTracing(t => {...})` after it, and each string
+    /// literal (`None`: as written, its whitespace collapsed to single spaces, not
+    /// removed: `.option("--dry-run", "Preview changes")`).
     fn left_out_of_callee(
         &self,
         node: Node,
         from: usize,
         to: usize,
-    ) -> Vec<(usize, usize, &'static str)> {
+    ) -> Vec<(usize, usize, Option<&'static str>)> {
         let mut found = Vec::new();
         let mut stack = vec![node];
         while let Some(n) = stack.pop() {
@@ -296,12 +301,16 @@ impl Anonymous {
                 continue;
             }
             if self.comments.contains(&n.kind()) {
-                found.push((n.start_byte().max(from), n.end_byte().min(to), ""));
+                found.push((n.start_byte().max(from), n.end_byte().min(to), Some("")));
                 continue;
             }
             let inside = n.start_byte() >= from && n.end_byte() <= to;
             if inside && self.functions.contains(&n.kind()) {
-                found.push((n.start_byte(), n.end_byte(), "<anonymous>"));
+                found.push((n.start_byte(), n.end_byte(), Some("<anonymous>")));
+                continue;
+            }
+            if inside && self.strings.contains(&n.kind()) {
+                found.push((n.start_byte(), n.end_byte(), None));
                 continue;
             }
             let mut cursor = n.walk();
