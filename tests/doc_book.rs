@@ -417,6 +417,13 @@ fn the_sarif_page_lists_the_rules_of_the_log() {
                     .as_str()
                     .expect("text")
                     .to_string(),
+                r["properties"]["tags"]
+                    .as_array()
+                    .expect("tags")
+                    .iter()
+                    .map(|t| t.as_str().expect("tag"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
             ]
         })
         .collect();
@@ -424,14 +431,30 @@ fn the_sarif_page_lists_the_rules_of_the_log() {
         .iter()
         .enumerate()
         .map(|(i, m)| {
-            let short = m.def().rule_short.to_string();
-            vec![i.to_string(), m.key().to_string(), short]
+            let (short, tags) = (m.def().rule_short.to_string(), m.def().tags.join(", "));
+            vec![i.to_string(), m.key().to_string(), short, tags]
         })
         .collect();
     assert_eq!(rules, registry);
+    assert_eq!(
+        rules[7][1..],
+        [
+            "function_params",
+            "A function with too many parameters",
+            "maintainability, complexity"
+        ]
+    );
+    assert_eq!(rules[5][3], "maintainability, size");
     let table = table_rows("sarif.md", "");
     assert_eq!(table[..rules.len()], rules[..]);
     assert!(table.len() == rules.len() || table[rules.len()].len() == 2);
+    // The page's example result gives its rule's index in the list.
+    let page = read(&root().join("docs/src/reference/sarif.md"));
+    let example = page.split("```json\n").nth(1).expect("example");
+    let example: serde_json::Value =
+        serde_json::from_str(example.split("```").next().expect("end")).expect("json");
+    let index = example["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+    assert_eq!(Some(rules[index][1].as_str()), example["ruleId"].as_str());
 }
 
 #[test]

@@ -74,7 +74,16 @@ pub struct MetricDef {
     pub rule_short: &'static str,
     /// The SARIF rule's full description: what the metric limits and what to do past it.
     pub rule_full: &'static str,
+    /// The SARIF rule's `properties.tags` (docs/src/reference/sarif.md): [`SIZE`] or
+    /// [`COMPLEXITY`].
+    pub tags: &'static [&'static str],
 }
+
+/// The SARIF tags of a metric that limits a size: lines, bytes, types.
+pub const SIZE: &[&str] = &["maintainability", "size"];
+/// The SARIF tags of a metric that limits a function's shape: its parameters, nesting
+/// and complexity (docs/src/reference/metrics.md#shape-metrics).
+pub const COMPLEXITY: &[&str] = &["maintainability", "complexity"];
 
 /// The registry, in the order the reference lists the metrics: function units, type
 /// units, code files, every file, Markdown documents. A unit's values, `init`'s defaults
@@ -95,6 +104,7 @@ pub const METRICS: &[MetricDef] = &[
         rule_full: "function_lines limits the lines of one function, method, constructor, \
                     operator, property, indexer or local function, from its first line \
                     (attributes included) to its last. Extract smaller functions.",
+        tags: SIZE,
     },
     MetricDef {
         metric: Metric::FunctionParams,
@@ -109,6 +119,7 @@ pub const METRICS: &[MetricDef] = &[
         rule_full: "function_params limits the parameters of one function, a receiver not \
                     counted. Group parameters that travel together into a type, or split \
                     the function.",
+        tags: COMPLEXITY,
     },
     MetricDef {
         metric: Metric::FunctionNesting,
@@ -123,6 +134,7 @@ pub const METRICS: &[MetricDef] = &[
         rule_full: "function_nesting limits how deep if, switch, loop and try structures \
                     nest in one function's own code. Return early, or extract the inner \
                     blocks into functions.",
+        tags: COMPLEXITY,
     },
     MetricDef {
         metric: Metric::FunctionCyclomatic,
@@ -138,6 +150,7 @@ pub const METRICS: &[MetricDef] = &[
                     function's own code: 1 plus each if, loop, case, catch, conditional \
                     expression and short-circuit operator. Split the function's decisions \
                     into smaller functions.",
+        tags: COMPLEXITY,
     },
     MetricDef {
         metric: Metric::FunctionCognitive,
@@ -153,6 +166,7 @@ pub const METRICS: &[MetricDef] = &[
                     definition) of one function's own code: each break in its linear flow \
                     counts, more when nested. Flatten nested structures, return early, and \
                     extract parts into well-named functions.",
+        tags: COMPLEXITY,
     },
     MetricDef {
         metric: Metric::TypeLines,
@@ -166,6 +180,7 @@ pub const METRICS: &[MetricDef] = &[
         rule_short: "A type past its line limit",
         rule_full: "type_lines limits the lines of one class, struct, interface, record, enum, \
                     union, trait or Rust impl block. Split the type or move behaviour out of it.",
+        tags: SIZE,
     },
     MetricDef {
         metric: Metric::FileLines,
@@ -177,6 +192,7 @@ pub const METRICS: &[MetricDef] = &[
         field: "lines",
         rule_short: "A file past its line limit",
         rule_full: "file_lines limits the lines of one file. Split the file by responsibility.",
+        tags: SIZE,
     },
     MetricDef {
         metric: Metric::TypesPerFile,
@@ -190,6 +206,7 @@ pub const METRICS: &[MetricDef] = &[
         rule_short: "A file declaring too many types",
         rule_full: "types_per_file limits how many types one file declares, nested ones \
                     included, impl blocks not. Move types to files of their own.",
+        tags: SIZE,
     },
     MetricDef {
         metric: Metric::FileBytes,
@@ -202,6 +219,7 @@ pub const METRICS: &[MetricDef] = &[
         rule_short: "A file past its byte budget",
         rule_full: "file_bytes limits the bytes of one file, LF-normalised (a BOM removed, \
                     CRLF counted as one byte). Move prose or code out of the file.",
+        tags: SIZE,
     },
     MetricDef {
         metric: Metric::LoadedBytes,
@@ -216,6 +234,7 @@ pub const METRICS: &[MetricDef] = &[
         rule_full: "loaded_bytes limits the bytes a Markdown document loads: its own plus \
                     every file it imports eagerly with @path, up to 5 hops. Put detail behind \
                     a link that is read only when needed instead of an eager import.",
+        tags: SIZE,
     },
     MetricDef {
         metric: Metric::ChainBytes,
@@ -233,6 +252,7 @@ pub const METRICS: &[MetricDef] = &[
                     above it, with their eager imports, each distinct file once. Move prose \
                     out of the documents higher up the chain, or behind a link read only when \
                     needed.",
+        tags: SIZE,
     },
 ];
 

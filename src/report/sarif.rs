@@ -235,7 +235,7 @@ fn rule(metric: Metric) -> Value {
         "fullDescription": {"text": full},
         "help": {"text": help},
         "defaultConfiguration": {"level": "error"},
-        "properties": {"tags": ["maintainability", "size"]},
+        "properties": {"tags": metric.def().tags},
     })
 }
 
