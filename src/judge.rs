@@ -32,7 +32,7 @@ pub use changed_file::{
 pub use exit::{Exit, Failure};
 pub use gate::{
     base_has_no_terms, base_is_head, judges_any, terms_from, terms_warnings, unjudged, worst,
-    SinceHead, TermsFrom, TermsWarning,
+    SinceHead, TermsCause, TermsFrom, TermsWarning,
 };
 pub use groups::{grouped, needs_base_counts, BaseCounts, SameName};
 pub use outcome::{gate_outcome, Cause, GateFacts, GateOutcome, GateStatus};

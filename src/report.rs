@@ -16,6 +16,7 @@ pub mod progress;
 mod review;
 pub mod sarif;
 pub mod style;
+pub mod terms;
 
 use std::io::Write;
 

@@ -94,25 +94,6 @@ impl ContextTerms {
         }
         out
     }
-
-    /// What `limits`, `measure`, `baseline init` and the gate say of `u`: `principles.md
-    /// sets type_lines, which structure-baseline.tsv does not record: structgate baseline
-    /// refresh records today's excesses`.
-    pub fn unrecorded_sentence(&self, u: &Unrecorded) -> String {
-        let (principles, baseline) = (self.context.principles_path(), self.context.baseline_path());
-        let metric = u.metric.key();
-        if u.pinned {
-            format!(
-                "{principles} pins {metric}, which {baseline} does not record: structgate \
-                 baseline refresh pins today's values"
-            )
-        } else {
-            format!(
-                "{principles} sets {metric}, which {baseline} does not record: structgate \
-                 baseline refresh records today's excesses"
-            )
-        }
-    }
 }
 
 /// True when `# measured with:` records `metric` for some tier (`tier.NAME.KEY`).
@@ -157,18 +138,6 @@ impl Terms {
         let unknown = self.contexts.iter().flat_map(|c| &c.unknown_keys);
         let unknown = unknown.map(ToString::to_string);
         self.warnings.iter().cloned().chain(unknown).collect()
-    }
-
-    /// One warning for each limit and pin the chosen contexts' terms set that their
-    /// baselines' headers don't record (docs/src/reference/baseline.md#terms-and-baseline-out-of-step).
-    pub fn unrecorded_warnings(&self) -> Vec<String> {
-        let said = self.contexts.iter().flat_map(|c| {
-            let unrecorded = c.unrecorded();
-            unrecorded
-                .into_iter()
-                .map(move |u| c.unrecorded_sentence(&u))
-        });
-        said.collect()
     }
 
     /// Refuses unknown Limits keys, every one named (file, line, key, the nearest known

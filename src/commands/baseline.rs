@@ -101,7 +101,7 @@ pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<B
     if request.mode == Mode::Init {
         // init keeps an existing baseline, header and all: a limit it doesn't record
         // stays unrecorded until a refresh (docs/src/reference/baseline.md#terms-and-baseline-out-of-step).
-        warnings.extend(terms.unrecorded_warnings());
+        warnings.extend(crate::report::terms::unrecorded_warnings(&terms));
     }
     let cache = Cache::open_for_tree(ws.repo.as_ref(), request.cache);
     let mut syntax_errors = Vec::new();

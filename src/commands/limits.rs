@@ -28,7 +28,7 @@ pub fn run(request: &Request) -> Result<LimitsReport> {
     let tiers = tiers_of(&ws, &mut terms)?;
     // A limit in force that the baseline was never refreshed for
     // (docs/src/reference/baseline.md#terms-and-baseline-out-of-step).
-    let unrecorded = terms.unrecorded_warnings();
+    let unrecorded = crate::report::terms::unrecorded_warnings(&terms);
     terms.warnings.extend(unrecorded);
     Ok(LimitsReport { terms, tiers })
 }

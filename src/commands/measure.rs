@@ -189,7 +189,11 @@ pub fn run_each(
     let (memo, contexts) = (&cache, &reading.index);
     let memo = measure::Excluding { memo, contexts };
     let mut report = MeasureReport {
-        warnings: [terms.all_warnings(), terms.unrecorded_warnings()].concat(),
+        warnings: [
+            terms.all_warnings(),
+            crate::report::terms::unrecorded_warnings(&terms),
+        ]
+        .concat(),
         terms,
         over_only: request.over_only,
         ..MeasureReport::default()

@@ -11,18 +11,36 @@ use crate::reason::{NotJudgedReason, TermsWarningKind};
 use crate::terms::ContextTerms;
 
 /// A warning about the terms a context is judged by (docs/src/reference/gate.md#terms-warnings):
-/// the gate lists it in every format; an unknown key counts as partial judging. JSON:
-/// `{"kind", "context", "file", "line", "key", "detail"}`.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+/// the gate lists it in every format; an unknown key counts as partial judging. What it
+/// says is `report::terms`'s wording of its [`TermsCause`]. Warnings sort by kind,
+/// context, file, line, key and cause.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct TermsWarning {
     pub kind: TermsWarningKind,
     pub context: String,
     pub file: String,
     pub line: usize,
     pub key: String,
-    /// What it means, without the file and line: `unknown Limits key function_line (did
-    /// you mean function_lines?): that limit is not in force`.
-    pub detail: String,
+    pub cause: TermsCause,
+}
+
+/// What a terms warning is about, as data.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TermsCause {
+    /// An unknown Limits key (`shown` as messages show it, quoted where it hides a
+    /// character) and the known key it most likely `meant`: that limit is not in force.
+    UnknownKey {
+        shown: String,
+        meant: Option<&'static str>,
+    },
+    /// A limit (or, `pinned`, a pin) of `metric` that the context's `baseline` doesn't
+    /// record in its `# measured with:` header: in force without the refresh that records
+    /// today's excesses.
+    Unrecorded {
+        metric: Metric,
+        pinned: bool,
+        baseline: String,
+    },
 }
 
 /// The terms warnings of the judged contexts among `contexts`: each unknown Limits key
@@ -33,28 +51,28 @@ pub fn terms_warnings(contexts: &[ContextTerms]) -> Vec<TermsWarning> {
     let judged = contexts.iter().filter(|c| unjudged(c).is_none());
     judged
         .flat_map(|c| {
-            let unknown = c.unknown_keys.iter().map(|u| {
-                let meant = u.meant().map(|m| format!(" (did you mean {m}?)"));
-                TermsWarning {
-                    kind: TermsWarningKind::UnknownLimitsKey,
-                    context: c.context.name.clone(),
-                    file: u.file.clone(),
-                    line: u.line,
-                    key: u.key.clone(),
-                    detail: format!(
-                        "unknown Limits key {}{}: that limit is not in force",
-                        u.shown(),
-                        meant.unwrap_or_default()
-                    ),
-                }
+            let unknown = c.unknown_keys.iter().map(|u| TermsWarning {
+                kind: TermsWarningKind::UnknownLimitsKey,
+                context: c.context.name.clone(),
+                file: u.file.clone(),
+                line: u.line,
+                key: u.key.clone(),
+                cause: TermsCause::UnknownKey {
+                    shown: u.shown(),
+                    meant: u.meant(),
+                },
             });
             let unrecorded = c.unrecorded().into_iter().map(|u| TermsWarning {
                 kind: TermsWarningKind::UnrecordedLimit,
                 context: c.context.name.clone(),
                 file: c.context.principles_path(),
                 line: u.line,
-                detail: c.unrecorded_sentence(&u),
                 key: u.key,
+                cause: TermsCause::Unrecorded {
+                    metric: u.metric,
+                    pinned: u.pinned,
+                    baseline: c.context.baseline_path(),
+                },
             });
             unknown.chain(unrecorded).collect::<Vec<_>>()
         })

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::commands::gate::{BaseTried, GateReport, NotJudged};
 use crate::git::BaseOutcome;
-use crate::judge::{Cause, Change, Finding, GateStatus, Moved, TermsFrom, TermsWarning};
+use crate::judge::{Cause, Change, Finding, GateStatus, Moved, TermsFrom};
 use crate::model::{LeftOutReason, Metric, SkipReason};
 use crate::reason::{FileReason, NotJudgedReason, Reason as _, Unmeasurable};
 use crate::report::style::{Paint, Role};
@@ -415,7 +415,7 @@ struct GateJson<'a> {
     terms_changed: Vec<review::TermJson<'a>>,
     tightenable: Vec<review::Tightenable<'a>>,
     accepted_growth: Vec<review::Accepted<'a>>,
-    terms_warnings: &'a [TermsWarning],
+    terms_warnings: Vec<notes::TermsWarningJson<'a>>,
     terms_from: TermsFrom,
     generated_claims: Vec<notes::ClaimJson<'a>>,
 }
@@ -460,7 +460,7 @@ pub fn json(report: &GateReport) -> String {
         terms_changed: review::terms_json(report),
         tightenable: review::tightenable_json(report),
         accepted_growth: review::accepted_json(report),
-        terms_warnings: &report.terms_warnings,
+        terms_warnings: notes::terms_warnings_json(report),
         terms_from: report.terms_from,
         generated_claims: notes::claims_json(report),
     })

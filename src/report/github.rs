@@ -72,7 +72,7 @@ fn terms_warnings(report: &GateReport) -> String {
             ("line", &line),
             ("title", "terms warning"),
         ];
-        out.push_str(&command("warning", &props, &w.detail));
+        out.push_str(&command("warning", &props, &super::terms::detail(w)));
     }
     out
 }

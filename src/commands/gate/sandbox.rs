@@ -262,7 +262,7 @@ fn no_judged_context(judged: bool, found: &super::base::Found) -> Vec<NotJudged>
 fn partly_judged(w: &judge::TermsWarning) -> Option<NotJudged> {
     Some(NotJudged {
         reason: w.kind.partly_judged()?,
-        detail: format!("context {}: {}:{}: {}", w.context, w.file, w.line, w.detail),
+        detail: crate::report::terms::not_judged_detail(w),
     })
 }
 

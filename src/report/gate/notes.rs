@@ -10,19 +10,47 @@ use serde::Serialize;
 
 use crate::judge::TermsWarning;
 use crate::model::LeftOutReason;
-use crate::reason::GENERATED_CLAIM;
+use crate::reason::{TermsWarningKind, GENERATED_CLAIM};
 use crate::report::listed;
 use crate::report::style::{Paint, Role};
+use crate::report::terms;
 
 /// `terms warning: principles.md:11: unknown Limits key function_line (did you mean
 /// function_lines?): that limit is not in force`.
 pub(crate) fn terms_warning_line(w: &TermsWarning) -> String {
-    format!("terms warning: {}:{}: {}", w.file, w.line, w.detail)
+    let detail = terms::detail(w);
+    format!("terms warning: {}:{}: {detail}", w.file, w.line)
 }
 
 /// `src/x.go: judged although it says it is generated: ...`.
 pub(crate) fn claim_line(path: &str) -> String {
     format!("{path}: {GENERATED_CLAIM}")
+}
+
+/// One terms warning in the JSON: `{"kind", "context", "file", "line", "key", "detail"}`
+/// (docs/src/reference/json.md).
+#[derive(Serialize)]
+pub(super) struct TermsWarningJson<'a> {
+    kind: TermsWarningKind,
+    context: &'a str,
+    file: &'a str,
+    line: usize,
+    key: &'a str,
+    detail: String,
+}
+
+pub(super) fn terms_warnings_json(report: &GateReport) -> Vec<TermsWarningJson<'_>> {
+    let warnings = report.terms_warnings.iter();
+    warnings
+        .map(|w| TermsWarningJson {
+            kind: w.kind,
+            context: &w.context,
+            file: &w.file,
+            line: w.line,
+            key: &w.key,
+            detail: terms::detail(w),
+        })
+        .collect()
 }
 
 /// One generated claim in the JSON: `{"path", "detail"}`.
@@ -85,7 +113,8 @@ pub(super) fn pr_summary(report: &GateReport, out: &mut String) {
     }
     out.push_str("\n### Terms warnings\n\n");
     for w in &report.terms_warnings {
-        let _ = writeln!(out, "- `{}:{}`: {}", w.file, w.line, w.detail);
+        let detail = terms::detail(w);
+        let _ = writeln!(out, "- `{}:{}`: {detail}", w.file, w.line);
     }
 }
 
