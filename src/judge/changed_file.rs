@@ -159,9 +159,7 @@ fn unowned(terms: &Terms, change: &Change, fate: &Fate) -> Option<Fate> {
         return None;
     }
     let owner = match fate {
-        Fate::ContextNotJudged { context, reason } => {
-            Some(format!("context {context} has {reason}"))
-        }
+        Fate::ContextNotJudged { context, reason } => Some((context.clone(), *reason)),
         _ => None,
     };
     Some(Fate::LeftOut(LeftOutReason::Unowned { owner }))

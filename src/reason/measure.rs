@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::Reason;
+use super::{NotJudgedReason, Reason};
 
 /// The most bytes of unit names (scopes included) the measurer keeps for one file; a file
 /// whose names add up to more is skipped: names grow with the square of the nesting
@@ -187,9 +187,12 @@ pub enum LeftOutReason {
     /// context owns.
     MovedOut { from: String, context: String },
     /// A changed file of a measured language that no judged context owns at the base;
-    /// `owner` says which context owns it and why that one isn't judged, where one does
-    /// (docs/src/reference/gate.md#integrity).
-    Unowned { owner: Option<String> },
+    /// `owner` names the context that owns it and why that one isn't judged, where one
+    /// does (docs/src/reference/gate.md#integrity). Only the gate says it: never cached.
+    Unowned {
+        #[serde(skip)]
+        owner: Option<(String, NotJudgedReason)>,
+    },
     /// Matched by the `exclude` glob `glob` of the `context.yaml` at `file`
     /// (docs/src/reference/contexts.md).
     Excluded { glob: String, file: String },
@@ -285,9 +288,12 @@ impl fmt::Display for LeftOutReason {
             LeftOutReason::Unowned { owner: None } => {
                 f.write_str("no judged context owns it at the base")
             }
-            LeftOutReason::Unowned { owner: Some(owner) } => {
-                write!(f, "no judged context owns it at the base ({owner})")
-            }
+            LeftOutReason::Unowned {
+                owner: Some((context, reason)),
+            } => write!(
+                f,
+                "no judged context owns it at the base (context {context} has {reason})"
+            ),
             LeftOutReason::Excluded { glob, file } => {
                 write!(f, "excluded by the exclude glob {glob} of {file}")
             }
