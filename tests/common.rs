@@ -402,36 +402,3 @@ fn redact_full_ids(text: &str) -> String {
     flush(&mut run, &mut out);
     out
 }
-
-/// The shape metrics' keys, and their fields in `measure`'s JSON units.
-pub const SHAPE_KEYS: [&str; 4] = [
-    "function_params",
-    "function_nesting",
-    "function_cyclomatic",
-    "function_cognitive",
-];
-
-/// `measure`'s JSON `files` without the shape fields of their units, for tests of the
-/// other fields (the shape metrics are tested in tests/gate_shape.rs and
-/// tests/measure_shape.rs).
-pub fn without_shape(files: &serde_json::Value) -> serde_json::Value {
-    let mut files = files.clone();
-    for file in files.as_array_mut().into_iter().flatten() {
-        for unit in file["units"].as_array_mut().into_iter().flatten() {
-            if let Some(unit) = unit.as_object_mut() {
-                for key in SHAPE_KEYS {
-                    unit.remove(key.trim_start_matches("function_"));
-                }
-            }
-        }
-    }
-    files
-}
-
-/// `measure`'s TSV without the rows of the shape metrics.
-pub fn without_shape_rows(tsv: &str) -> String {
-    tsv.lines()
-        .filter(|row| !SHAPE_KEYS.iter().any(|k| row.contains(&format!("\t{k}\t"))))
-        .map(|row| format!("{row}\n"))
-        .collect()
-}
