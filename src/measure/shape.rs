@@ -329,7 +329,7 @@ pub fn set_shapes<'t>(
     src: &[u8],
     mut trace: Option<&mut Vec<(usize, Added)>>,
 ) {
-    if functions.is_empty() && entry_code.is_none() {
+    if cfg!(feature = "bench-without-shape") || functions.is_empty() && entry_code.is_none() {
         return;
     }
     let roots = Roots::new(functions.iter().map(|(_, n)| n.id()).collect());
