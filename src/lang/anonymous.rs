@@ -357,11 +357,18 @@ fn is_field(node: Node, field: &str, child: Node) -> bool {
     found
 }
 
-/// Appends `src[from..to]` without whitespace.
+/// Appends `src[from..to]` without whitespace, and without a trailing comma before a
+/// closing bracket (`.filter(k => {...},)` is `.filter(<anonymous>)`), so that a formatter
+/// adding or removing one doesn't rename the units named through the call.
 fn push_code(out: &mut String, src: &[u8], from: usize, to: usize) {
     let code = src.get(from..to).unwrap_or_default();
     let code = String::from_utf8_lossy(code);
-    out.extend(code.chars().filter(|c| !c.is_whitespace()));
+    for c in code.chars().filter(|c| !c.is_whitespace()) {
+        if matches!(c, ')' | ']' | '}') && out.ends_with(',') {
+            out.pop();
+        }
+        out.push(c);
+    }
 }
 
 /// `text` with whitespace collapsed to single spaces.
