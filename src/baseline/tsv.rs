@@ -308,6 +308,9 @@ fn whole_number(text: &str) -> Option<u64> {
 
 /// Undoes [`escape`]: `\\` `\t` `\n` `\r` (and `\#`); any other escape is an error.
 fn unescape(field: &str) -> Result<String, String> {
+    if !field.contains('\\') {
+        return Ok(field.to_string());
+    }
     let mut out = String::with_capacity(field.len());
     let mut chars = field.chars();
     while let Some(c) = chars.next() {

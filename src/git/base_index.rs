@@ -58,12 +58,24 @@ pub(super) fn status(
 /// The entries of the tree `tree`, as `gix::Repository::index_from_tree` gives them
 /// (files, links and submodules, by path), read with the help of `index`'s cache tree.
 pub(super) fn base_state(repo: &gix::Repository, tree: ObjectId, index: &State) -> Result<State> {
+    base_state_named(repo, tree, index, None)
+}
+
+/// [`base_state`], keeping only the entries whose file name is `named`, when given: the
+/// others are passed over, not copied.
+pub(super) fn base_state_named(
+    repo: &gix::Repository,
+    tree: ObjectId,
+    index: &State,
+    named: Option<&[u8]>,
+) -> Result<State> {
     let mut out = State::new(repo.object_hash());
     let mut walk = Walk {
         repo,
         index,
         out: &mut out,
         path: BString::default(),
+        named,
     };
     // A sparse index's directory entries are no files: it vouches for nothing.
     let cached = index.tree().filter(|_| !index.is_sparse());
@@ -77,6 +89,8 @@ struct Walk<'a> {
     out: &'a mut State,
     /// The directory being read, `/`-terminated (empty at the root).
     path: BString,
+    /// Only the entries of this file name are kept, when given.
+    named: Option<&'a [u8]>,
 }
 
 impl Walk<'_> {
@@ -100,6 +114,7 @@ impl Walk<'_> {
             };
             let oid = entry.object_id();
             match mode {
+                Some(_) if !self.keeps(entry.filename()) => {}
                 Some(mode) => {
                     let path = self.path.as_bstr();
                     self.out.dangerously_push_entry(
@@ -126,6 +141,11 @@ impl Walk<'_> {
         Ok(())
     }
 
+    /// True when an entry of file name `name` is kept.
+    fn keeps(&self, name: &[u8]) -> bool {
+        self.named.is_none_or(|named| named == name)
+    }
+
     /// Copies the index's entries under `self.path` when its cache tree there is valid and
     /// counts exactly them, each unconflicted and not intent-to-add; false (nothing
     /// copied) otherwise.
@@ -146,6 +166,9 @@ impl Walk<'_> {
         }
         for e in entries {
             let path = e.path(self.index);
+            if !self.keeps(path.rsplit(|b| *b == b'/').next().unwrap_or(path)) {
+                continue;
+            }
             self.out
                 .dangerously_push_entry(Stat::default(), e.id, Flags::empty(), e.mode, path);
         }

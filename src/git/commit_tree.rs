@@ -16,15 +16,17 @@ pub struct TreeSource {
     repo: gix::ThreadSafeRepository,
     commit: ObjectId,
     tree: ObjectId,
-    /// The tree's files and links, listed on first use (terms and directory contracts both
-    /// list the base tree; it is walked once).
+    /// The tree's entries as an index holds them, read on first use (terms and directory
+    /// contracts both list the base tree; it is walked once).
+    state: OnceLock<gix::index::State>,
+    /// The tree's files and links by path, made from `state` when a whole listing is asked
+    /// for (finding the few files of one name makes no string of the others).
     listing: OnceLock<Listing>,
 }
 
-/// A commit's entries, and those whose path isn't UTF-8 (set aside, as git shows them).
+/// A commit's entries whose path is UTF-8 (nothing can name the others).
 struct Listing {
     entries: Vec<Listed>,
-    not_utf8: Vec<String>,
 }
 
 impl TreeSource {
@@ -33,6 +35,7 @@ impl TreeSource {
             repo: repo.clone().into_sync(),
             commit,
             tree,
+            state: OnceLock::new(),
             listing: OnceLock::new(),
         }
     }
@@ -46,8 +49,16 @@ impl TreeSource {
         if let Some(listing) = self.listing.get() {
             return Ok(listing);
         }
-        let listed = self.list()?;
+        let listed = list(self.state()?);
         Ok(self.listing.get_or_init(|| listed))
+    }
+
+    fn state(&self) -> Result<&gix::index::State> {
+        if let Some(state) = self.state.get() {
+            return Ok(state);
+        }
+        let read = self.read_state(None)?;
+        Ok(self.state.get_or_init(|| read))
     }
 
     /// Every regular file and symbolic link of the tree whose path is UTF-8, sorted by
@@ -58,8 +69,9 @@ impl TreeSource {
     }
 
     /// Read with the help of the index's cache tree where the repository has a readable
-    /// index (`super::base_index`): the trees the index vouches for are not read.
-    fn list(&self) -> Result<Listing> {
+    /// index (`super::base_index`): the trees the index vouches for are not read. With
+    /// `named`, only the entries of that file name.
+    fn read_state(&self, named: Option<&[u8]>) -> Result<gix::index::State> {
         let repo = self.repo.to_thread_local();
         let index = repo.index_or_empty().ok();
         let empty = gix::index::State::new(repo.object_hash());
@@ -67,24 +79,32 @@ impl TreeSource {
             Some(index) => index,
             None => &empty,
         };
-        let state = super::base_index::base_state(&repo, self.tree, assist)
-            .with_context(|| format!("listing the files of commit {}", self.commit))?;
-        let mut entries = Vec::new();
-        let mut not_utf8 = Vec::new();
-        for entry in state.entries() {
-            use gix::index::entry::Mode;
-            let link = entry.mode == Mode::SYMLINK;
-            if !link && entry.mode != Mode::FILE && entry.mode != Mode::FILE_EXECUTABLE {
-                continue;
-            }
-            match crate::relpath::name_of_bytes(entry.path(&state)) {
-                Name::Utf8(path) => entries.push(Listed { path, link }),
-                Name::NotUtf8(shown) => not_utf8.push(shown),
-            }
-        }
-        entries.sort();
-        Ok(Listing { entries, not_utf8 })
+        super::base_index::base_state_named(&repo, self.tree, assist, named)
+            .with_context(|| format!("listing the files of commit {}", self.commit))
     }
+}
+
+/// A listed entry's kind: a link, a regular file, or `None` for what is no entry here (a
+/// submodule).
+fn listed_kind(entry: &gix::index::Entry) -> Option<bool> {
+    use gix::index::entry::Mode;
+    let link = entry.mode == Mode::SYMLINK;
+    (link || entry.mode == Mode::FILE || entry.mode == Mode::FILE_EXECUTABLE).then_some(link)
+}
+
+/// Every file and link of `state` whose path is UTF-8, by path.
+fn list(state: &gix::index::State) -> Listing {
+    let mut entries = Vec::new();
+    for entry in state.entries() {
+        let Some(link) = listed_kind(entry) else {
+            continue;
+        };
+        if let Name::Utf8(path) = crate::relpath::name_of_bytes(entry.path(state)) {
+            entries.push(Listed { path, link });
+        }
+    }
+    entries.sort();
+    Listing { entries }
 }
 
 impl FileSource for TreeSource {
@@ -147,22 +167,35 @@ impl FileSource for TreeSource {
     }
 
     fn find_named(&self, file_name: &str) -> Result<Vec<Listed>> {
-        let listing = self.listing()?;
-        // As in the working tree: a file of that name under a path that isn't UTF-8 is
-        // an error naming it, never silently passed over.
-        if let Some(shown) = listing
-            .not_utf8
-            .iter()
-            .find(|p| crate::relpath::file_name(p) == file_name)
-        {
-            anyhow::bail!("path {shown} in commit {} is not valid UTF-8", self.commit);
+        // The whole tree when it was read already; else only the entries of that name.
+        let only_named;
+        let state = match self.state.get() {
+            Some(state) => state,
+            None => {
+                only_named = self.read_state(Some(file_name.as_bytes()))?;
+                &only_named
+            }
+        };
+        let mut named = Vec::new();
+        for entry in state.entries() {
+            let path: &[u8] = entry.path(state);
+            let name = path.rsplit(|b| *b == b'/').next().unwrap_or(path);
+            if name != file_name.as_bytes() {
+                continue;
+            }
+            let Some(link) = listed_kind(entry) else {
+                continue;
+            };
+            match crate::relpath::name_of_bytes(path) {
+                Name::Utf8(path) => named.push(Listed { path, link }),
+                // As in the working tree: a file of that name under a path that isn't
+                // UTF-8 is an error naming it, never silently passed over.
+                Name::NotUtf8(shown) => {
+                    anyhow::bail!("path {shown} in commit {} is not valid UTF-8", self.commit)
+                }
+            }
         }
-        let named = listing
-            .entries
-            .iter()
-            .filter(|e| crate::relpath::file_name(&e.path) == file_name)
-            .cloned()
-            .collect();
+        named.sort();
         Ok(named)
     }
 

@@ -37,14 +37,11 @@ pub(super) fn run(dir: &Path, request: &Request, several: bool) -> Result<Sandbo
     }
     if at.from == TermsFrom::Base {
         // On adoption the branch's terms are applied: not listed as changes not applied.
+        // Judged by the base's terms, `at.terms` are those (the branch's baselines that
+        // `--accept-growth` adds to them are no terms the review compares).
         let branch = (at.work.source(), request.options.max_file_size);
-        sandbox.terms_changed = super::review::terms_changed(
-            &at.base_terms,
-            &at.tree,
-            branch,
-            &changes,
-            &at.repo_name,
-        )?;
+        sandbox.terms_changed =
+            super::review::terms_changed(&at.terms, &at.tree, branch, &changes, &at.repo_name)?;
     }
     if !judge::judges_any(&at.terms.contexts) {
         return Ok(sandbox);
@@ -96,8 +93,6 @@ struct AtBase {
     base: String,
     tree: TreeSource,
     repo_name: String,
-    /// The base's terms, which the branch's changes to its terms are told against.
-    base_terms: Terms,
     /// The working tree, or with `--staged` the index.
     work: BranchTree,
     /// The terms judged by: the base's, or the branch's on adoption.
@@ -121,7 +116,7 @@ impl AtBase {
         let base_terms = terms::load(&tree, &repo_name, &[])?;
         let work = BranchTree::open(repo, workdir, request.staged)?;
         let mut warnings = Vec::new();
-        let (mut terms, from) = judging_terms(&base_terms, &work, &repo_name, &mut warnings)?;
+        let (mut terms, from) = judging_terms(base_terms, &work, &repo_name, &mut warnings)?;
         let judged = judge::judges_any(&terms.contexts);
         if !judged {
             super::base::look_for_judging_bases(repo, &mut found, &repo_name)?;
@@ -150,7 +145,6 @@ impl AtBase {
             base,
             tree,
             repo_name,
-            base_terms,
             work,
             terms,
             from,
@@ -199,13 +193,13 @@ fn judge_all(
 /// (docs/src/reference/gate.md#adoption). Branch terms that don't read adopt nothing, and
 /// say why.
 fn judging_terms(
-    base: &Terms,
+    base: Terms,
     work: &BranchTree,
     repo_name: &str,
     warnings: &mut Vec<String>,
 ) -> Result<(Terms, TermsFrom)> {
     if !judge::base_has_no_terms(&base.contexts) {
-        return Ok((base.clone(), TermsFrom::Base));
+        return Ok((base, TermsFrom::Base));
     }
     let branch = match terms::load(work.source(), repo_name, &[]) {
         Ok(branch) => branch,
@@ -213,13 +207,13 @@ fn judging_terms(
             warnings.push(format!(
                 "the terms this branch adds do not read, so they judge nothing: {e:#}"
             ));
-            return Ok((base.clone(), TermsFrom::Base));
+            return Ok((base, TermsFrom::Base));
         }
     };
     Ok(
         match judge::terms_from(&base.contexts, Some(&branch.contexts)) {
             TermsFrom::Branch => (branch, TermsFrom::Branch),
-            TermsFrom::Base => (base.clone(), TermsFrom::Base),
+            TermsFrom::Base => (base, TermsFrom::Base),
         },
     )
 }
