@@ -1,14 +1,12 @@
 //! Shared data of the pipeline: what the measurer produces and what every later stage
 //! (baseline, judge, report) consumes. No behaviour beyond small conversions lives here.
 
-use std::collections::hash_map::{Entry, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
-
 use serde::{Deserialize, Serialize};
 
 pub use crate::reason::{LeftOutReason, SkipReason, NAME_BUDGET_BYTES};
 pub use metric::{Metric, MetricDef, Scope, Source, METRICS};
 
+mod merge;
 pub mod metric;
 
 /// Makes [`Language`] and [`Language::ALL`] of the list in src/lang/languages.rs; what
@@ -228,7 +226,20 @@ pub struct ValueRef<'a> {
     pub anonymous: bool,
 }
 
-impl ValueRef<'_> {
+impl<'a> ValueRef<'a> {
+    /// The value of `metric` of `unit`, measured in the file at `path`.
+    fn of(path: &'a str, unit: &'a Unit, metric: Metric, value: u64) -> Self {
+        ValueRef {
+            path,
+            unit: &unit.name,
+            metric,
+            value,
+            start_line: unit.start_line,
+            end_line: unit.end_line,
+            anonymous: unit.anonymous,
+        }
+    }
+
     pub fn to_owned(&self) -> UnitValue {
         UnitValue {
             path: self.path.to_string(),
@@ -271,7 +282,8 @@ impl FileMeasure {
 
     /// [`FileMeasure::values`], borrowed from the file: nothing is copied.
     pub fn value_refs(&self) -> Vec<ValueRef<'_>> {
-        let mut out: Vec<ValueRef<'_>> = Vec::with_capacity(self.units.len() + 3);
+        let count: usize = self.units.iter().map(|u| u.values().count()).sum();
+        let mut out: Vec<ValueRef<'_>> = Vec::with_capacity(count + 4);
         let last = u32::try_from(self.lines).unwrap_or(u32::MAX).max(1);
         let name = self.file_name();
         for (metric, value) in self.file_values() {
@@ -285,74 +297,8 @@ impl FileMeasure {
                 anonymous: false,
             });
         }
-        let units = self.units.iter();
-        let values = units.flat_map(|u| u.values().map(move |(metric, value)| (u, metric, value)));
-        merge_units(&self.path, values, self.units.len(), &mut out);
+        merge::push_values(&self.path, &self.units, count, &mut out);
         out
-    }
-}
-
-/// Appends to `out` one value per unit name and metric of `values` (a unit, one of its
-/// metrics and its value): where units share a name, the worse (larger) value of each
-/// metric, with the lines of the unit whose value it is (the first of equals). `units`:
-/// about how many units there are.
-fn merge_units<'a>(
-    path: &'a str,
-    values: impl Iterator<Item = (&'a Unit, Metric, u64)>,
-    units: usize,
-    out: &mut Vec<ValueRef<'a>>,
-) {
-    // Where each (metric, name) first stands in `out`, so a file of thousands of units is
-    // not quadratic.
-    let mut first: HashMap<(Metric, &str), usize, BuildHasherDefault<Fnv>> =
-        HashMap::with_capacity_and_hasher(units, Default::default());
-    for (unit, metric, value) in values {
-        match first.entry((metric, unit.name.as_str())) {
-            Entry::Occupied(at) => {
-                let seen = &mut out[*at.get()];
-                if value > seen.value {
-                    seen.value = value;
-                    seen.start_line = unit.start_line;
-                    seen.end_line = unit.end_line;
-                }
-                seen.anonymous &= unit.anonymous;
-            }
-            Entry::Vacant(at) => {
-                at.insert(out.len());
-                out.push(ValueRef {
-                    path,
-                    unit: &unit.name,
-                    metric,
-                    value,
-                    start_line: unit.start_line,
-                    end_line: unit.end_line,
-                    anonymous: unit.anonymous,
-                });
-            }
-        }
-    }
-}
-
-/// FNV-1a: a unit name's hash for [`FileMeasure::value_refs`], a few instructions a
-/// byte where the standard SipHash costs many; its keys are one file's own names.
-#[derive(Default)]
-struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for b in bytes {
-            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
     }
 }
 
@@ -417,7 +363,7 @@ mod tests {
             (&b, first, 10),
         ];
         let mut out = Vec::new();
-        merge_units("x.rs", values.into_iter(), 3, &mut out);
+        merge::merge_units("x.rs", values.into_iter(), 6, &mut out);
         let shown: Vec<(&str, Metric, u64, u32, u32)> = out
             .iter()
             .map(|v| (v.unit, v.metric, v.value, v.start_line, v.end_line))
