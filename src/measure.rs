@@ -25,8 +25,8 @@ use crate::model::{FileMeasure, FileOutcome, Language, LeftOutReason, SkipReason
 
 pub use crate::lines::{count_lines, counted_bytes, line_of, lines, LineIndex};
 pub use dirs::{
-    list_measured, measure_tree, measure_tree_each, measure_tree_in, measure_tree_with, NoProgress,
-    Progress, ReadsImports,
+    list_measured, measure_tree, measure_tree_each, measure_tree_handing, measure_tree_in,
+    measure_tree_with, Handing, NoProgress, Progress, ReadsImports,
 };
 pub use dump::{dump_tree, dump_walk};
 pub use imports::{scan as scan_imports, ImportRef};

@@ -198,34 +198,81 @@ pub fn run_each(
         over_only: request.over_only,
         ..MeasureReport::default()
     };
-    let mut take = |outcome: FileOutcome| report.take(outcome, (restricted, keep), &mut *each);
+    // Each file is judged on the thread that measured it; only what the report keeps of
+    // it waits for the files before it.
+    let judging = |outcome: FileOutcome| Judged::of(&reading, outcome);
+    let mut take = |judged: Judged| report.take(judged, (restricted, keep), &mut *each);
+    let handing = measure::Handing {
+        prepare: &judging,
+        each: &mut take,
+    };
     let options = &request.options;
-    measure::measure_tree_each(
+    measure::measure_tree_handing(
         &ws.tree,
         &targets,
         options,
         progress,
         &memo,
         &reads_imports,
-        &mut take,
+        handing,
     )?;
     report.cache = cache.finish();
     Ok(report)
 }
 
+/// One file's outcome and, when measured, its owner and its values past their limits.
+struct Judged {
+    outcome: FileOutcome,
+    /// The owning context's place in the terms.
+    owner: Option<usize>,
+    findings: Vec<Finding>,
+}
+
+impl Judged {
+    /// `outcome` judged by `terms`, the report's own.
+    fn of(terms: &Terms, outcome: FileOutcome) -> Judged {
+        let FileOutcome::Measured(m) = &outcome else {
+            let (owner, findings) = (None, Vec::new());
+            return Judged {
+                outcome,
+                owner,
+                findings,
+            };
+        };
+        let owner = terms.owner_index(&m.path);
+        let limited = owner.and_then(|i| {
+            let o = &terms.contexts[i];
+            Some((o, o.limits.as_ref()?))
+        });
+        let findings = limited.map_or_else(Vec::new, |(o, limits)| {
+            judge::file_past(limits, &m.value_refs(), &o.allowances())
+        });
+        Judged {
+            outcome,
+            owner,
+            findings,
+        }
+    }
+}
+
 impl MeasureReport {
-    /// Adds one outcome: a measured file judged, counted, handed to `each` and, with
-    /// `keep`, kept; a skipped or left-out file listed (when `restricted`, only those a
-    /// chosen context owns).
+    /// Adds one outcome: a measured file counted, its findings kept, handed to `each`
+    /// and, with `keep`, kept; a skipped or left-out file listed (when `restricted`, only
+    /// those a chosen context owns).
     fn take(
         &mut self,
-        outcome: FileOutcome,
+        judged: Judged,
         (restricted, keep): (bool, bool),
         each: &mut (dyn FnMut(&MeasureReport, &MeasuredFile) -> std::io::Result<()> + Send),
     ) -> Result<()> {
+        let Judged {
+            outcome,
+            owner,
+            findings,
+        } = judged;
         match outcome {
             FileOutcome::Measured(m) => {
-                if let Some(file) = self.add_file(restricted, m) {
+                if let Some(file) = self.add_file(restricted, m, (owner, findings)) {
                     each(self, &file)?;
                     if keep {
                         self.files.push(file);
@@ -242,10 +289,14 @@ impl MeasureReport {
         Ok(())
     }
 
-    /// Judges and counts a measured file; `None` when `restricted` (`--context`) and no
-    /// chosen context owns it.
-    fn add_file(&mut self, restricted: bool, m: FileMeasure) -> Option<MeasuredFile> {
-        let index = self.terms.owner_index(&m.path);
+    /// Counts a measured file, owned by the context at `index` and judged to `findings`;
+    /// `None` when `restricted` (`--context`) and no chosen context owns it.
+    fn add_file(
+        &mut self,
+        restricted: bool,
+        m: FileMeasure,
+        (index, findings): (Option<usize>, Vec<Finding>),
+    ) -> Option<MeasuredFile> {
         let owner = index.map(|i| &self.terms.contexts[i]);
         if restricted && owner.is_none() {
             return None;
@@ -256,16 +307,15 @@ impl MeasureReport {
         if let Some(w) = &m.syntax_errors {
             self.syntax_errors.push(format!("{}: {w}", m.path));
         }
-        if let Some((owner, limits)) = owner.and_then(|o| Some((o, o.limits.as_ref()?))) {
+        if let Some(owner) = owner.filter(|o| o.limits.is_some()) {
             if judge::leaves_anonymous_unjudged(owner, &m) {
                 let note = crate::baseline::predating_units_note(&owner.context.name);
                 if !self.warnings.contains(&note) {
                     self.warnings.push(note);
                 }
             }
-            let past_limit = judge::file_past(limits, &m.value_refs(), &owner.allowances());
-            self.findings.extend(past_limit);
         }
+        self.findings.extend(findings);
         let limited = judge::limits_apply(owner.and_then(|o| o.limits.as_ref()), m.language);
         let counts = &mut self.counts;
         counts.files += 1;

@@ -106,6 +106,42 @@ pub fn measure_tree_each(
     reads_imports: ReadsImports,
     each: &mut (dyn FnMut(FileOutcome) -> Result<()> + Send),
 ) -> Result<()> {
+    let handing = Handing {
+        prepare: &|outcome| outcome,
+        each,
+    };
+    measure_tree_handing(
+        tree,
+        targets,
+        options,
+        progress,
+        memo,
+        reads_imports,
+        handing,
+    )
+}
+
+/// What becomes of each measured file's outcome: `prepare` makes something of it on the
+/// thread that measured it, as soon as it is measured (in any order, several at once);
+/// `each` is handed what `prepare` made, one at a time, in path order.
+pub struct Handing<'a, T> {
+    pub prepare: &'a (dyn Fn(FileOutcome) -> T + Sync),
+    pub each: &'a mut (dyn FnMut(T) -> Result<()> + Send),
+}
+
+/// [`measure_tree_each`], with what can be made of an outcome without the outcomes
+/// before it (judging it) made outside the path order: only `handing.each` waits its
+/// turn, so the threads don't queue for the order behind work they could do at once.
+pub fn measure_tree_handing<T: Send>(
+    tree: &WorkTree,
+    targets: &[String],
+    options: &Options,
+    progress: &dyn Progress,
+    memo: &dyn Memo,
+    reads_imports: ReadsImports,
+    handing: Handing<'_, T>,
+) -> Result<()> {
+    let Handing { prepare, each } = handing;
     let root = tree.root();
     let targets = normalise_targets(root, targets)?;
     let names = tree.files()?.iter().filter(|f| !f.link).map(|f| &f.name);
@@ -138,6 +174,7 @@ pub fn measure_tree_each(
             } else {
                 Some(skipped(rel, SkipReason::NameNotUtf8))
             };
+            let outcome = outcome.map(prepare);
             let mut order = order.lock().unwrap_or_else(PoisonError::into_inner);
             if !order.put(i, outcome) {
                 stop.store(true, Ordering::Relaxed);
@@ -159,18 +196,18 @@ fn in_path_order<'a>(files: &'a BTreeSet<String>, not_utf8: &'a [String]) -> Vec
 }
 
 /// Outcomes finished out of order, held until those before them are handed on.
-struct InOrder<'a> {
+struct InOrder<'a, T> {
     /// The index of the next outcome to hand on.
     next: usize,
-    done: BTreeMap<usize, Option<FileOutcome>>,
-    each: &'a mut (dyn FnMut(FileOutcome) -> Result<()> + Send),
+    done: BTreeMap<usize, Option<T>>,
+    each: &'a mut (dyn FnMut(T) -> Result<()> + Send),
     error: Option<anyhow::Error>,
 }
 
-impl InOrder<'_> {
+impl<T> InOrder<'_, T> {
     /// Records outcome `i` and hands on every outcome now in order; false once `each`
     /// has failed.
-    fn put(&mut self, i: usize, outcome: Option<FileOutcome>) -> bool {
+    fn put(&mut self, i: usize, outcome: Option<T>) -> bool {
         self.done.insert(i, outcome);
         while let Some(outcome) = self.done.remove(&self.next) {
             self.next += 1;
