@@ -115,16 +115,27 @@ impl Baseline {
 
     /// True when an entry names the file at `path`.
     pub fn has_path(&self, path: &str) -> bool {
+        self.entries_of(path).next().is_some()
+    }
+
+    /// The entries that name the file at `path`, in the map's order (by unit, then
+    /// metric): one search for the file instead of one per value.
+    pub fn entries_of<'b, 'p>(
+        &'b self,
+        path: &'p str,
+    ) -> impl Iterator<Item = (&'b EntryKey, u64)> + use<'b, 'p> {
         let first = Metric::ALL
             .iter()
             .copied()
             .min()
             .unwrap_or(Metric::ChainBytes);
         let from: &dyn KeyView = &(path, "", first);
-        let mut after = self
+        let after = self
             .entries
             .range::<dyn KeyView, _>((Bound::Included(from), Bound::Unbounded));
-        after.next().is_some_and(|(key, _)| key.path == path)
+        after
+            .take_while(move |(key, _)| key.path == path)
+            .map(|(key, value)| (key, *value))
     }
 
     /// The limits recorded in `# measured with:`, as [`Limits`] (without tiers: the
@@ -203,6 +214,22 @@ impl<'a> Allowances<'a> {
         }
     }
 
+    /// The entries of the file at `path` in its own baseline, by unit and metric, where
+    /// they are all that tolerates its values (no renamed, moved or branch entries name
+    /// it): what [`Allowances::get`] gives for that path, looked up in the file's entries
+    /// alone ([`FileEntries::get`]). `None` where other entries count too.
+    pub fn own_entries(&self, path: &str) -> Option<FileEntries<'a>> {
+        let alone = self.renamed_from.is_none() && self.accepted.is_none() && self.moved.is_none();
+        let entries = self.own.into_iter().flat_map(|own| own.entries_of(path));
+        alone.then(|| {
+            FileEntries(
+                entries
+                    .map(|(k, v)| (k.unit.as_str(), k.metric, v))
+                    .collect(),
+            )
+        })
+    }
+
     /// What the entries tolerate for the unit `unit` of `path`: the larger of its own
     /// entry, for a renamed file its old path's entry for the same unit, and for a unit
     /// moved in from another file that file's entry.
@@ -216,6 +243,21 @@ impl<'a> Allowances<'a> {
             b.allowance(from, &renamed_unit(unit, metric, path, from), metric)
         });
         own.max(old)
+    }
+}
+
+/// One file's entries in its own baseline, sorted by unit, then metric, as the baseline
+/// orders them ([`Allowances::own_entries`]).
+#[derive(Debug, Clone, Default)]
+pub struct FileEntries<'a>(Vec<(&'a str, Metric, u64)>);
+
+impl FileEntries<'_> {
+    /// The entry for `metric` of the unit `unit`, if any.
+    pub fn get(&self, unit: &str, metric: Metric) -> Option<u64> {
+        let at = self
+            .0
+            .binary_search_by(|&(u, m, _)| (u, m).cmp(&(unit, metric)));
+        at.ok().map(|i| self.0[i].2)
     }
 }
 
@@ -268,6 +310,13 @@ mod tests {
                     let expected = (n % 3 != 0).then_some(n);
                     let got = baseline.allowance(path, unit, metric);
                     assert_eq!(got, expected, "{path} {unit:?} {metric:?}");
+                    let own = Allowances {
+                        own: Some(&baseline),
+                        ..Allowances::default()
+                    };
+                    let entries = own.own_entries(path).expect("own entries alone");
+                    let got = entries.get(unit, metric);
+                    assert_eq!(got, expected, "{path} {unit:?} {metric:?} by file");
                 }
             }
         }
@@ -305,6 +354,8 @@ mod tests {
         let renamed = all.for_file("src/new.rs");
         assert!(renamed.own.is_some() && renamed.renamed_from.is_some());
         assert!(renamed.accepted.is_some());
+        // Renamed, moved or branch entries count too: not the file's own entries alone.
+        assert!(renamed.own_entries("src/new.rs").is_none());
         let f = Metric::FunctionLines;
         assert_eq!(renamed.get("src/new.rs", "f", f), Some(50));
         let other = Allowances {

@@ -19,9 +19,9 @@ mod review;
 
 use serde::Serialize;
 
-use crate::baseline::{Allowances, Baseline};
+use crate::baseline::{Allowances, Baseline, FileEntries};
 use crate::limits::Limits;
-use crate::model::{FileMeasure, Language, Metric, Unit, UnitValue, ValueRef};
+use crate::model::{metric, FileMeasure, Language, Metric, Unit, UnitValue, ValueRef, METRICS};
 use crate::terms::ContextTerms;
 
 pub use carry::{carried, moved_in, units_moved, Moved};
@@ -207,32 +207,58 @@ pub fn verdict(
     value: u64,
     allowance: Option<u64>,
 ) -> Option<Verdict> {
-    let limit = limits.limit(metric)?;
-    let band = limits.band(metric)?;
-    let pinned = limits.is_pinned(metric);
-    let status = if pinned && allowance.is_some_and(|pin| value > pin) {
-        Status::Excess
-    } else if value <= limit {
-        Status::Ok
-    } else if value <= band {
-        Status::Divergence
-    } else if allowance.is_some_and(|allowed| value <= allowed) {
-        Status::Tolerated
-    } else {
-        Status::Excess
-    };
-    Some(Verdict {
-        metric,
-        value,
-        limit,
-        band,
-        baseline: allowance,
-        status,
-        pinned,
-        accepted: None,
-        growth_refused: None,
-        same_name: None,
-    })
+    Some(Bounds::of(limits, metric)?.verdict(metric, value, allowance))
+}
+
+/// What [`verdict`] reads of a metric's limits: its limit, band and pin.
+#[derive(Debug, Clone, Copy)]
+struct Bounds {
+    limit: u64,
+    band: u64,
+    pinned: bool,
+}
+
+impl Bounds {
+    /// `None` where `limits` don't limit `metric`.
+    fn of(limits: &Limits, metric: Metric) -> Option<Bounds> {
+        Some(Bounds {
+            limit: limits.limit(metric)?,
+            band: limits.band(metric)?,
+            pinned: limits.is_pinned(metric),
+        })
+    }
+
+    /// [`verdict`] on `value` of `metric`, bounded by these.
+    fn verdict(self, metric: Metric, value: u64, allowance: Option<u64>) -> Verdict {
+        let Bounds {
+            limit,
+            band,
+            pinned,
+        } = self;
+        let status = if pinned && allowance.is_some_and(|pin| value > pin) {
+            Status::Excess
+        } else if value <= limit {
+            Status::Ok
+        } else if value <= band {
+            Status::Divergence
+        } else if allowance.is_some_and(|allowed| value <= allowed) {
+            Status::Tolerated
+        } else {
+            Status::Excess
+        };
+        Verdict {
+            metric,
+            value,
+            limit,
+            band,
+            baseline: allowance,
+            status,
+            pinned,
+            accepted: None,
+            growth_refused: None,
+            same_name: None,
+        }
+    }
 }
 
 /// The branch's raise of a pin under `--accept-growth` (docs/src/reference/documents.md#pins-and-tiers): an entry of a
@@ -353,18 +379,29 @@ fn judged<'v>(
 /// the allowances its entries give. Every value `measure`, `baseline` and the gate judge
 /// is judged here.
 pub struct FileTerms<'a> {
-    limits: Limits,
+    /// The file's limits, metric by metric.
+    bounds: [Option<Bounds>; metric::COUNT],
     allowances: Allowances<'a>,
+    /// The file's entries, where its own baseline's are all that tolerate its values:
+    /// each value is looked up among them alone.
+    entries: Option<FileEntries<'a>>,
     /// [`judges_anonymous`] by the file's own baseline.
     anonymous: bool,
 }
 
 impl<'a> FileTerms<'a> {
+    /// The terms of the file at `path`: they judge its values alone.
     pub fn new(limits: &Limits, allowances: &Allowances<'a>, path: &str, new: bool) -> Self {
+        let limits = limits.for_file(path, new);
+        // Whether anonymous units are judged is the whole baseline's to say, entries for
+        // this file or not.
+        let anonymous = judges_anonymous(allowances.own);
+        let allowances = allowances.for_file(path);
         FileTerms {
-            limits: limits.for_file(path, new),
-            allowances: allowances.for_file(path),
-            anonymous: judges_anonymous(allowances.own),
+            bounds: std::array::from_fn(|i| Bounds::of(&limits, METRICS[i].metric)),
+            entries: allowances.own_entries(path),
+            allowances,
+            anonymous,
         }
     }
 
@@ -372,18 +409,22 @@ impl<'a> FileTerms<'a> {
     /// value past its same-name group's count at the base (`same_name`) has no entry of
     /// any kind; a pin the branch raised is honoured or refused under `--accept-growth`.
     pub fn verdict(&self, v: &ValueRef, same_name: Option<SameName>) -> Option<Verdict> {
+        let bounds = self.bounds[v.metric as usize]?;
         let none = Allowances::default();
         let allowances = if same_name.is_some() {
             &none
         } else {
             &self.allowances
         };
-        let allowance = allowances.get(v.path, v.unit, v.metric);
-        let mut judged = verdict(&self.limits, v.metric, v.value, allowance)?;
+        let allowance = match (&self.entries, same_name) {
+            (Some(entries), None) => entries.get(v.unit, v.metric),
+            _ => allowances.get(v.path, v.unit, v.metric),
+        };
+        let mut judged = bounds.verdict(v.metric, v.value, allowance);
         judged.same_name = same_name;
         match accepted_raise(allowances, v, &judged) {
             Some(Ok(raised)) => {
-                judged = verdict(&self.limits, v.metric, v.value, Some(raised))?;
+                judged = bounds.verdict(v.metric, v.value, Some(raised));
                 judged.accepted = Some(Growth {
                     from: allowance,
                     to: raised,

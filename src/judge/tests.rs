@@ -369,3 +369,49 @@ fn a_raised_pin_is_honoured_only_within_the_band_at_the_files_old_path_too() {
     );
     assert!(bound.pin_growth());
 }
+
+/// A file's terms judge by its own entries alone where nothing else tolerates it, as the
+/// whole baseline would; and whether an anonymous unit is judged is the whole baseline's
+/// to say, for a file it names no entry of too.
+#[test]
+fn a_files_terms_judge_by_its_own_entries_and_the_whole_baselines_units_revision() {
+    let entry = |path: &str, unit: &str| EntryKey {
+        path: path.to_string(),
+        unit: unit.to_string(),
+        metric: Metric::FunctionLines,
+    };
+    let baseline = Baseline {
+        units: None,
+        entries: [(entry("a.rs", "f"), 90), (entry("b.rs", "g"), 95)].into(),
+        ..Baseline::default()
+    };
+    let allowances = Allowances {
+        own: Some(&baseline),
+        ..Allowances::default()
+    };
+    let l = limits(50, 20);
+    let a = FileTerms::new(&l, &allowances, "a.rs", false);
+    let judged =
+        |t: &FileTerms, path, unit, value| t.value(path, unit, Metric::FunctionLines, value);
+    let f = judged(&a, "a.rs", "f", 80).expect("limited");
+    assert_eq!((f.status, f.baseline), (Status::Tolerated, Some(90)));
+    let g = judged(&a, "a.rs", "g", 80).expect("limited");
+    assert_eq!((g.status, g.baseline), (Status::Excess, None));
+    let mut anonymous = Unit::new(
+        "<anonymous>".to_string(),
+        crate::model::UnitKind::Function,
+        1,
+        80,
+    );
+    anonymous.anonymous = true;
+    let c = FileTerms::new(&l, &allowances, "c.rs", false);
+    assert_eq!(
+        c.unit_value("c.rs", &anonymous, Metric::FunctionLines, 80),
+        None
+    );
+    let named = Unit::new("h".to_string(), crate::model::UnitKind::Function, 1, 80);
+    let h = c
+        .unit_value("c.rs", &named, Metric::FunctionLines, 80)
+        .expect("limited");
+    assert_eq!(h.status, Status::Excess);
+}
