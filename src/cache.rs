@@ -176,14 +176,12 @@ impl Cache {
 
     /// The blob id of `bytes`, read from `path`: the one the index recorded when the file
     /// still matches its stat data now that it has been read (so it was not changed
-    /// while it was read, as `git status` would tell), else hashed from the bytes.
+    /// while it was read, as `git status` would tell) and git converted none of its
+    /// bytes ([`IndexIds::clean_id_of`]), else hashed from the bytes.
     fn id_of(&self, path: &str, bytes: &[u8]) -> BlobId {
-        let len = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
-        let recorded = self.index.as_ref().and_then(|index| index.clean_id(path));
-        match recorded {
-            Some((id, size)) if size == len => id,
-            _ => blob_id(bytes),
-        }
+        let recorded = self.index.as_ref();
+        let recorded = recorded.and_then(|index| index.clean_id_of(path, bytes));
+        recorded.unwrap_or_else(|| blob_id(bytes))
     }
 
     /// Measures `bytes`; counted as parsed unless a document (no grammar parses it).

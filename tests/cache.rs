@@ -317,3 +317,67 @@ fn a_file_an_attribute_converts_is_hashed_from_its_bytes_and_the_rest_keep_the_i
         warm.stdout
     );
 }
+
+/// The line `measure` prints for a Markdown document (its path is its only unit).
+fn document_line(run: &Run, rel: &str) -> String {
+    let start = format!("{rel}:1 ");
+    let line = run.stdout.lines().find(|l| l.starts_with(&start));
+    let line = line.unwrap_or_else(|| panic!("no {rel} in {}", run.stdout));
+    line.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn a_stat_clean_file_only_line_end_attributes_touch_keeps_the_index_id_unless_it_holds_a_cr() {
+    let s = Scenario::git();
+    // A clean filter while they are added makes the index hold short.md's blob for the
+    // three others; then it goes, leaving the line-end attributes alone. As `git status`,
+    // structgate takes a stat-clean file to be the blob the index names where nothing
+    // but line ends may have been converted and that cannot have happened.
+    s.git_ok(&["config", "filter.firsttwo.clean", "head -n 2"]);
+    s.git_ok(&["config", "filter.firsttwo.smudge", "cat"]);
+    s.write(".gitattributes", "* text=auto eol=lf\ncrlf.md eol=crlf\n");
+    s.write(
+        ".git/info/attributes",
+        "[a-z]*.md filter=firsttwo\nshort.md -filter\n",
+    );
+    s.write("short.md", "# A\n\n");
+    s.write("lf.md", "# A\n\none\ntwo\n");
+    s.write("cr.md", "# A\r\n\r\none\r\ntwo\r\n");
+    s.write("crlf.md", "# A\n\none\ntwo\n");
+    for rel in ["short.md", "lf.md", "cr.md", "crlf.md", ".gitattributes"] {
+        backdate(&s, rel);
+    }
+    s.commit("c1");
+    std::fs::remove_file(s.abs(".git/info/attributes")).unwrap();
+    assert_eq!(s.git_ok(&["status", "--porcelain"]), "");
+    let short = s.git_ok(&["rev-parse", "HEAD:short.md"]);
+    for rel in ["lf.md", "cr.md", "crlf.md"] {
+        assert_eq!(
+            s.git_ok(&["rev-parse", &format!("HEAD:{rel}")]),
+            short,
+            "{rel}"
+        );
+    }
+    let first = run(&s, &["measure", "short.md"]);
+    assert_eq!(
+        document_line(&first, "short.md"),
+        "short.md:1 file short.md 2 lines, 5 bytes"
+    );
+    let then = run(&s, &["measure", "lf.md", "cr.md", "crlf.md"]);
+    // eol=lf checks a file out as its blob and only takes the \r out of \r\n when it is
+    // added: lf.md, holding no \r, is taken to be its blob, whose measure is cached.
+    assert_eq!(
+        document_line(&then, "lf.md"),
+        "lf.md:1 file lf.md 2 lines, 5 bytes"
+    );
+    // cr.md holds \r and is not as long as its blob: hashed from its bytes.
+    assert_eq!(
+        document_line(&then, "cr.md"),
+        "cr.md:1 file cr.md 4 lines, 13 bytes"
+    );
+    // eol=crlf may write \r\n on checkout: crlf.md is hashed from its bytes.
+    assert_eq!(
+        document_line(&then, "crlf.md"),
+        "crlf.md:1 file crlf.md 4 lines, 13 bytes"
+    );
+}
