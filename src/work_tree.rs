@@ -3,7 +3,7 @@
 //! and neither does structgate, docs/src/reference/gate.md#integrity), symbolic links are
 //! not followed, `.git` is never entered.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -74,7 +74,6 @@ impl WorkTree {
 
     fn walk(&self) -> Result<Vec<TreeFile>> {
         let mut found = Vec::new();
-        let mut seen = std::collections::HashSet::new();
         for entry in builder(&self.root, self.ignores).build() {
             let entry = entry.with_context(|| format!("listing {}", self.root.display()))?;
             let Some(kind) = entry.file_type() else {
@@ -82,18 +81,17 @@ impl WorkTree {
             };
             if kind.is_file() || kind.is_symlink() {
                 let name = crate::relpath::rel_name(&self.root, entry.path())?;
-                seen.insert(name.shown().to_string());
                 let link = kind.is_symlink();
                 found.push(TreeFile { name, link });
             }
         }
-        let listed = |name: &Name| seen.contains(name.shown());
-        for hidden in hidden_tracked(&self.root, listed, |_| true)? {
-            found.push(TreeFile {
-                name: hidden.name,
-                link: hidden.link,
-            });
-        }
+        let seen: HashSet<&str> = found.iter().map(|f| f.name.shown()).collect();
+        let hidden = hidden_tracked(&self.root, |shown| seen.contains(shown), |_| true)?;
+        drop(seen);
+        found.extend(hidden.into_iter().map(|hidden| TreeFile {
+            name: hidden.name,
+            link: hidden.link,
+        }));
         Ok(found)
     }
 
@@ -246,20 +244,17 @@ pub struct Hidden {
 }
 
 /// The tracked files and links of the repository whose working tree is `root` that a
-/// walk didn't list (`listed` says which it did) and that `wanted` asks for, where the
-/// working tree holds a regular file or a symbolic link at the path itself (not through
-/// a link): those its ignore rules hid. Nothing outside git.
+/// walk didn't list (`listed` says which it did, given [`Name::shown`]) and that `wanted`
+/// asks for, where the working tree holds a regular file or a symbolic link at the path
+/// itself (not through a link): those its ignore rules hid. Nothing outside git.
 pub fn hidden_tracked(
     root: &Path,
-    listed: impl Fn(&Name) -> bool,
+    listed: impl Fn(&str) -> bool,
     wanted: impl Fn(&str) -> bool,
 ) -> anyhow::Result<Vec<Hidden>> {
     let mut dirs = RealDirs::default();
     let mut hidden = Vec::new();
-    for tracked in crate::git::tracked(root)? {
-        if listed(&tracked.name) || !wanted(tracked.name.shown()) {
-            continue;
-        }
+    for tracked in crate::git::tracked(root, |shown| listed(shown) || !wanted(shown))? {
         let path = root.join(&tracked.rel);
         if !tracked.rel.parent().is_none_or(|p| dirs.real(root, p)) {
             continue;

@@ -105,7 +105,7 @@ pub fn work_entries(root: &Path, ignores: Ignores) -> Result<Vec<Listed>> {
         entries.push(Listed { path, link });
     }
     let seen: BTreeSet<String> = entries.iter().map(|e| e.path.clone()).collect();
-    let listed = |name: &Name| seen.contains(name.shown());
+    let listed = |shown: &str| seen.contains(shown);
     for hidden in crate::work_tree::hidden_tracked(root, listed, |_| true)? {
         if let Name::Utf8(path) = hidden.name {
             entries.push(Listed {

@@ -20,10 +20,11 @@ pub struct Tracked {
 
 /// Every path the index of the repository whose working tree is `root` holds as a
 /// regular file or a symbolic link (what the working tree holds there now is the
-/// caller's to look at), each once (conflicted ones too), in index order;
+/// caller's to look at), each once (conflicted ones too), in index order, but those
+/// `skip` leaves out (given the path as [`Name::shown`] shows it);
 /// nothing when `root` is no repository's working tree (a plain directory) or the
 /// repository has no index yet.
-pub fn tracked(root: &Path) -> anyhow::Result<Vec<Tracked>> {
+pub fn tracked(root: &Path, skip: impl Fn(&str) -> bool) -> anyhow::Result<Vec<Tracked>> {
     let Ok(repo) = Repo::discover(root) else {
         return Ok(Vec::new());
     };
@@ -43,7 +44,14 @@ pub fn tracked(root: &Path) -> anyhow::Result<Vec<Tracked>> {
             continue;
         }
         let bytes = entry.path(&index);
+        // Most paths are UTF-8 and most are skipped: no name is made for those.
+        if std::str::from_utf8(bytes).is_ok_and(&skip) {
+            continue;
+        }
         let name = crate::relpath::name_of_bytes(bytes);
+        if skip(name.shown()) {
+            continue;
+        }
         // Conflicted paths have an entry per stage, one after the other.
         if found.last().is_some_and(|t| t.name == name) {
             continue;

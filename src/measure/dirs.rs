@@ -281,7 +281,7 @@ fn list_files(root: &Path, targets: &[String], ignores: Ignores) -> Result<Liste
         }
     }
     let seen: BTreeSet<&str> = names.iter().map(Name::shown).collect();
-    let listed = |name: &Name| seen.contains(name.shown());
+    let listed = |shown: &str| seen.contains(shown);
     let wanted = |rel: &str| under_a_target(rel, targets);
     let hidden = crate::work_tree::hidden_tracked(root, listed, wanted)?;
     let hidden = hidden.into_iter().filter(|h| !h.link).map(|h| h.name);
