@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use tree_sitter::{Node, Tree};
+use tree_sitter::{Node, Tree, TreeCursor};
 
 use super::parse;
 use super::parser_text::parser_text;
@@ -111,13 +111,13 @@ struct Traced<'a, 't> {
 }
 
 impl<'t> Visit<'t> for Dump<'_, 't> {
-    fn enter(&mut self, node: Node<'t>, depth: usize, field: Option<&'static str>) -> Option<bool> {
+    fn enter(&mut self, node: Node<'t>, depth: usize, cursor: &TreeCursor<'t>) -> Option<bool> {
         let made = match &mut self.walk {
-            Some(traced) => traced.enter(node, depth, self.shapes.as_ref()),
+            Some(traced) => traced.enter((node, cursor), depth, self.shapes.as_ref()),
             None => None,
         };
         if node.is_named() || node.is_missing() {
-            dump_line(&mut self.out, depth, field, node, self.src);
+            dump_line(&mut self.out, depth, cursor.field_name(), node, self.src);
             let note = self.shapes.as_ref().and_then(|s| s.notes.get(&node.id()));
             let made = made.filter(|m| !m.is_empty());
             match (made, note) {
@@ -149,7 +149,12 @@ impl<'t> Visit<'t> for Dump<'_, 't> {
 impl<'t> Traced<'_, 't> {
     /// Visits a node as the measurer does, unless it lies inside one the walk left
     /// alone; says what the walk made of it.
-    fn enter(&mut self, node: Node<'t>, depth: usize, shapes: Option<&Shapes>) -> Option<String> {
+    fn enter(
+        &mut self,
+        (node, cursor): (Node<'t>, &TreeCursor<'t>),
+        depth: usize,
+        shapes: Option<&Shapes>,
+    ) -> Option<String> {
         match self.left_alone {
             Some(d) if depth > d => return Some("·".to_string()),
             _ => self.left_alone = None,
@@ -158,7 +163,7 @@ impl<'t> Traced<'_, 't> {
         let before = (w.out.units.len(), w.scopes.len(), w.out.test_spans.len());
         let errors = w.out.error_lines.len();
         let claimed = w.is_claimed(node);
-        let descend = Visit::enter(&mut self.walker, node, depth, None)?;
+        let descend = Visit::enter(&mut self.walker, node, depth, cursor)?;
         let w = &self.walker;
         let error = w.out.error_lines.len() > errors;
         let mut made = role_note(self.lang, node, error);

@@ -27,7 +27,7 @@
 //! first statement seen to the end of the last top-level one before the first type or
 //! namespace.
 
-use tree_sitter::{Node, Point, Tree};
+use tree_sitter::{Node, Point, Tree, TreeCursor};
 
 use super::shape::{self, Added};
 use super::NAME_BUDGET_BYTES;
@@ -72,26 +72,30 @@ pub(super) struct Scope {
 struct Marks(Vec<usize>);
 
 impl Marks {
+    /// Every offset where `pattern` starts, overlaps included: a search for its first
+    /// byte (`memchr`), each hit checked for the rest.
     fn of(src: &[u8], pattern: &[u8]) -> Marks {
+        let Some((&first, rest)) = pattern.split_first() else {
+            return Marks::default();
+        };
+        let hits = memchr::memchr_iter(first, src);
         Marks(
-            src.windows(pattern.len())
-                .enumerate()
-                .filter(|(_, w)| *w == pattern)
-                .map(|(i, _)| i)
+            hits.filter(|&i| src[i + 1..].starts_with(rest))
                 .collect(),
         )
     }
 
     /// Every offset where one of `patterns` starts, in order.
     fn of_any(src: &[u8], patterns: &[&[u8]]) -> Marks {
-        let mut offsets: Vec<usize> = patterns
-            .iter()
-            .flat_map(|pattern| match pattern {
-                [byte] => Marks(memchr_all(src, *byte)).0,
-                _ => Marks::of(src, pattern).0,
-            })
-            .collect();
-        offsets.sort_unstable();
+        let mut offsets: Vec<usize> = Vec::new();
+        for pattern in patterns {
+            let found = Marks::of(src, pattern).0;
+            offsets = if offsets.is_empty() {
+                found
+            } else {
+                merged(&offsets, &found)
+            };
+        }
         Marks(offsets)
     }
 
@@ -134,9 +138,10 @@ pub(super) struct Walker<'a, 't> {
 
 /// Told of each node of a tree by [`preorder`]: on the way down, and on the way back up.
 pub(super) trait Visit<'t> {
-    /// A node at `depth` (the root is 0), under the parent's field `field`; says whether
-    /// to go into its children, or `None` to end the walk.
-    fn enter(&mut self, node: Node<'t>, depth: usize, field: Option<&'static str>) -> Option<bool>;
+    /// A node at `depth` (the root is 0), the cursor on it (its field, asked only where
+    /// needed: it costs a walk of the parent's field map); says whether to go into its
+    /// children, or `None` to end the walk.
+    fn enter(&mut self, node: Node<'t>, depth: usize, cursor: &TreeCursor<'t>) -> Option<bool>;
     /// The walk leaves the node at `depth`: its children, if entered, are done.
     fn leave(&mut self, depth: usize);
 }
@@ -147,7 +152,7 @@ pub(super) fn preorder<'t>(tree: &'t Tree, visit: &mut impl Visit<'t>) {
     let mut cursor = tree.walk();
     let mut depth = 0usize;
     loop {
-        let Some(descend) = visit.enter(cursor.node(), depth, cursor.field_name()) else {
+        let Some(descend) = visit.enter(cursor.node(), depth, &cursor) else {
             return;
         };
         if descend && cursor.goto_first_child() {
@@ -176,7 +181,7 @@ pub fn walk(lang: &Lang, tree: &Tree, src: &[u8]) -> Walked {
 }
 
 impl<'t> Visit<'t> for Walker<'_, 't> {
-    fn enter(&mut self, node: Node<'t>, depth: usize, _: Option<&'static str>) -> Option<bool> {
+    fn enter(&mut self, node: Node<'t>, depth: usize, _: &TreeCursor<'t>) -> Option<bool> {
         if self.out.names_over_budget {
             return None;
         }
@@ -574,8 +579,20 @@ impl<'t> Walker<'_, 't> {
     }
 }
 
-/// Every offset of `byte` in `src`.
-fn memchr_all(src: &[u8], byte: u8) -> Vec<usize> {
-    let offsets = src.iter().enumerate().filter(|(_, b)| **b == byte);
-    offsets.map(|(i, _)| i).collect()
+/// Two sorted lists of offsets as one.
+fn merged(a: &[usize], b: &[usize]) -> Vec<usize> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] <= b[j] {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
 }

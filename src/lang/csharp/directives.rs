@@ -21,6 +21,10 @@
 /// none holds a line break, each starts on a character and ends at a line break or the
 /// end of the text.
 pub fn blanked_ranges(text: &str) -> Vec<(usize, usize)> {
+    if !any_line_opens_with_hash(text.as_bytes()) {
+        // Every blanked range is on a directive line: none to lex for.
+        return Vec::new();
+    }
     let mut lexer = Lexer {
         src: text.as_bytes(),
         at: 0,
@@ -341,6 +345,15 @@ impl Lexer<'_> {
         }
         self.at = end;
     }
+}
+
+/// Whether a line of `src` begins with a `#` after spaces (a line begins at the start and
+/// after each `\r` or `\n`): every directive line does, in code, a string or a comment.
+fn any_line_opens_with_hash(src: &[u8]) -> bool {
+    memchr::memchr_iter(b'#', src).any(|at| {
+        let before = src[..at].iter().rev().find(|b| !matches!(b, b' ' | b'\t' | 0x0B | 0x0C));
+        before.is_none_or(|b| matches!(b, b'\r' | b'\n'))
+    })
 }
 
 /// Whether a line is one the compiler reads as a directive the language ignores, to be
