@@ -298,6 +298,11 @@ impl Lang {
     /// What the walk knows of a node's kind; an anonymous node is [`Role::Other`] and
     /// opaque.
     pub fn kind(&self, node: Node) -> KindInfo {
+        self.kind_named(node, node.is_named())
+    }
+
+    /// [`Lang::kind`] of a node whose [`Node::is_named`] the caller asked already.
+    pub fn kind_named(&self, node: Node, is_named: bool) -> KindInfo {
         const ANONYMOUS: KindInfo = KindInfo {
             role: Role::Other,
             opaque: true,
@@ -305,7 +310,7 @@ impl Lang {
             binder: None,
             anonymous: false,
         };
-        if !node.is_named() {
+        if !is_named {
             return ANONYMOUS;
         }
         let table = self.kinds.get_or_init(|| self.kind_table());

@@ -79,10 +79,7 @@ impl Marks {
             return Marks::default();
         };
         let hits = memchr::memchr_iter(first, src);
-        Marks(
-            hits.filter(|&i| src[i + 1..].starts_with(rest))
-                .collect(),
-        )
+        Marks(hits.filter(|&i| src[i + 1..].starts_with(rest)).collect())
     }
 
     /// Every offset where one of `patterns` starts, in order.
@@ -148,21 +145,33 @@ pub(super) trait Visit<'t> {
 
 /// The one pre-order walk over a tree, for the measurer and the debug view alike: a
 /// `TreeCursor` moved down, across and up, so deep nesting cannot overflow the stack.
+/// Each level keeps how many siblings are left (a node's child count is the number of
+/// children the cursor visits, and costs nothing to ask): the cursor is never asked for
+/// a child of a leaf or a sibling after the last, which costs it a search each.
 pub(super) fn preorder<'t>(tree: &'t Tree, visit: &mut impl Visit<'t>) {
     let mut cursor = tree.walk();
+    // The siblings left after the node at each depth; the root has none.
+    let mut left: Vec<usize> = vec![0];
     let mut depth = 0usize;
     loop {
-        let Some(descend) = visit.enter(cursor.node(), depth, &cursor) else {
+        let node = cursor.node();
+        let Some(descend) = visit.enter(node, depth, &cursor) else {
             return;
         };
-        if descend && cursor.goto_first_child() {
+        let children = if descend { node.child_count() } else { 0 };
+        if children > 0 && cursor.goto_first_child() {
             depth += 1;
+            left.truncate(depth);
+            left.push(children - 1);
             continue;
         }
         loop {
             visit.leave(depth);
-            if cursor.goto_next_sibling() {
-                break;
+            if left[depth] > 0 {
+                left[depth] -= 1;
+                if cursor.goto_next_sibling() {
+                    break;
+                }
             }
             if !cursor.goto_parent() {
                 return;
@@ -230,7 +239,8 @@ impl<'t> Walker<'_, 't> {
         }
         self.path.truncate(depth);
         self.path.push(node);
-        let kind = self.lang.kind(node);
+        let is_named = node.is_named();
+        let kind = self.lang.kind_named(node, is_named);
         self.entry_point(node, kind.entry);
         let role = kind.role;
         match role {
@@ -252,22 +262,28 @@ impl<'t> Walker<'_, 't> {
             Role::Decl | Role::Binding | Role::Item | Role::Other => {}
         }
         let run = std::mem::take(self.run());
-        if !node.is_named() {
+        if !is_named {
             return true;
         }
-        let start = run.start.unwrap_or(node.start_position());
-        if run.test && role != Role::Other {
-            let span = (start_line(start), end_line(start, node.end_position()));
-            self.out.test_spans.push(span);
-            return false;
-        }
+        // Most nodes are of no role: their start is not asked for.
         let named = match role {
-            Role::Decl => self.declare(node, depth, start),
-            Role::Binding => {
-                self.bind(node, kind.binder, depth, start);
-                false
+            Role::Other => false,
+            _ => {
+                let start = run.start.unwrap_or_else(|| node.start_position());
+                if run.test {
+                    let span = (start_line(start), end_line(start, node.end_position()));
+                    self.out.test_spans.push(span);
+                    return false;
+                }
+                match role {
+                    Role::Decl => self.declare(node, depth, start),
+                    Role::Binding => {
+                        self.bind(node, kind.binder, depth, start);
+                        false
+                    }
+                    _ => false,
+                }
             }
-            _ => false,
         };
         if kind.anonymous && !named {
             self.anonymous(node, depth);

@@ -11,11 +11,16 @@ use super::{
 };
 
 /// Moves the cursor to the next node after the current one and all it holds, within the
-/// root (`depth` 0); `false` when there is none.
-fn next_sibling_or_above(cursor: &mut TreeCursor, depth: &mut usize) -> bool {
+/// root (`depth` 0); `false` when there is none. `left` holds the siblings left after the
+/// node at each depth: the cursor is never asked for a sibling after the last, which
+/// costs it a search.
+fn next_sibling_or_above(cursor: &mut TreeCursor, depth: &mut usize, left: &mut [usize]) -> bool {
     while *depth > 0 {
-        if cursor.goto_next_sibling() {
-            return true;
+        if left[*depth] > 0 {
+            left[*depth] -= 1;
+            if cursor.goto_next_sibling() {
+                return true;
+            }
         }
         cursor.goto_parent();
         *depth -= 1;
@@ -114,12 +119,21 @@ impl<'a> Pass<'a> {
     pub(super) fn unit_code(&mut self, root: Node, mut trace: Option<&mut Vec<(usize, Added)>>) {
         let mut cursor = root.walk();
         let mut open: Vec<Open> = Vec::new();
+        // The siblings left after the node at each depth (the root: none of its own).
+        let mut left: Vec<usize> = vec![0];
         let mut depth = 0usize;
         loop {
             let entered = self.enter_at(&cursor, &mut open, depth, trace.as_deref_mut());
-            if entered && cursor.goto_first_child() {
+            let children = if entered {
+                cursor.node().child_count()
+            } else {
+                0
+            };
+            if children > 0 && cursor.goto_first_child() {
                 depth += 1;
-            } else if !next_sibling_or_above(&mut cursor, &mut depth) {
+                left.truncate(depth);
+                left.push(children - 1);
+            } else if !next_sibling_or_above(&mut cursor, &mut depth, &mut left) {
                 return;
             }
         }
