@@ -33,6 +33,9 @@ use super::shape::{self, Added};
 use super::NAME_BUDGET_BYTES;
 use crate::lang::{end_line, start_line, Binder, Decl, EntryRole, Lang, Role};
 use crate::model::{Unit, UnitKind};
+use marks::Marks;
+
+mod marks;
 
 /// What one walk found in a file.
 #[derive(Debug, Default)]
@@ -63,44 +66,6 @@ pub(super) struct Scope {
     pub(super) segment: String,
     /// The scope of a unit, not of a naming scope alone.
     unit: bool,
-}
-
-/// Where a byte (or a two-byte pattern) occurs in a file, to ask of any node whether its
-/// bytes hold one in logarithmic time: a walk that asked each node's text would scan a
-/// deeply nested expression once per level.
-#[derive(Debug, Default)]
-struct Marks(Vec<usize>);
-
-impl Marks {
-    /// Every offset where `pattern` starts, overlaps included: a search for its first
-    /// byte (`memchr`), each hit checked for the rest.
-    fn of(src: &[u8], pattern: &[u8]) -> Marks {
-        let Some((&first, rest)) = pattern.split_first() else {
-            return Marks::default();
-        };
-        let hits = memchr::memchr_iter(first, src);
-        Marks(hits.filter(|&i| src[i + 1..].starts_with(rest)).collect())
-    }
-
-    /// Every offset where one of `patterns` starts, in order.
-    fn of_any(src: &[u8], patterns: &[&[u8]]) -> Marks {
-        let mut offsets: Vec<usize> = Vec::new();
-        for pattern in patterns {
-            let found = Marks::of(src, pattern).0;
-            offsets = if offsets.is_empty() {
-                found
-            } else {
-                merged(&offsets, &found)
-            };
-        }
-        Marks(offsets)
-    }
-
-    /// Whether a mark starts within `start..end`.
-    fn any_in(&self, start: usize, end: usize) -> bool {
-        let first = self.0.partition_point(|&m| m < start);
-        self.0.get(first).is_some_and(|&m| m < end)
-    }
 }
 
 pub(super) struct Walker<'a, 't> {
@@ -163,21 +128,32 @@ pub(super) fn preorder<'t>(tree: &'t Tree, visit: &mut impl Visit<'t>) {
             depth += 1;
             left.truncate(depth);
             left.push(children - 1);
-            continue;
+        } else if !next_or_up(&mut cursor, &mut depth, &mut left, visit) {
+            return;
         }
-        loop {
-            visit.leave(depth);
-            if left[depth] > 0 {
-                left[depth] -= 1;
-                if cursor.goto_next_sibling() {
-                    break;
-                }
+    }
+}
+
+/// Leaves the cursor's node, and each node above it whose last child it was, and moves
+/// to the next sibling of the last one left; `false` when the walk is done.
+fn next_or_up<'t>(
+    cursor: &mut TreeCursor<'t>,
+    depth: &mut usize,
+    left: &mut [usize],
+    visit: &mut impl Visit<'t>,
+) -> bool {
+    loop {
+        visit.leave(*depth);
+        if left[*depth] > 0 {
+            left[*depth] -= 1;
+            if cursor.goto_next_sibling() {
+                return true;
             }
-            if !cursor.goto_parent() {
-                return;
-            }
-            depth = depth.saturating_sub(1);
         }
+        if !cursor.goto_parent() {
+            return false;
+        }
+        *depth = depth.saturating_sub(1);
     }
 }
 
@@ -463,53 +439,6 @@ impl<'t> Walker<'_, 't> {
         self.path.get(depth.checked_sub(1)?).copied()
     }
 
-    /// Where the unit of the node at `depth` starts: at `start`, or earlier at each
-    /// parent of a [`Lang::span_parents`] kind that holds no other named child of the
-    /// node's kind and none of the language's [`Lang::span_groups`] tokens
-    /// (`export const f = ...` starts at `export`, Go's `type (...)` at each spec).
-    fn unit_start(&self, node: Node<'t>, depth: usize, start: Point) -> Point {
-        let (mut start, mut child, mut at) = (start, node, depth);
-        while let Some(parent) = self.parent(at) {
-            if !self.lang.span_parents.contains(&parent.kind()) {
-                break;
-            }
-            let mut cursor = parent.walk();
-            let groups = self.lang.span_groups;
-            let (same, grouped) = parent.children(&mut cursor).fold((0, false), |(n, g), c| {
-                let same = c.is_named() && c.kind_id() == child.kind_id();
-                let group = !c.is_named() && groups.contains(&c.kind());
-                (n + usize::from(same), g || group)
-            });
-            if same > 1 || grouped {
-                break;
-            }
-            start = start.min(parent.start_position());
-            (child, at) = (parent, at - 1);
-        }
-        start
-    }
-
-    /// Where a unit's node ends, or for a language whose units end at their code
-    /// ([`Lang::ends_at_code`]) where its last token that is no comment ends: the walk
-    /// steps down the last child that is no comment and not empty (a MISSING token).
-    fn unit_end(&self, node: Node) -> Point {
-        if !self.lang.ends_at_code {
-            return node.end_position();
-        }
-        let mut last = node;
-        loop {
-            let mut cursor = last.walk();
-            let code = last
-                .children(&mut cursor)
-                .filter(|c| c.end_byte() > c.start_byte() && self.lang.role(*c) != Role::Comment)
-                .last();
-            match code {
-                Some(child) => last = child,
-                None => return last.end_position(),
-            }
-        }
-    }
-
     /// Adds a declaration's unit and opens its scope.
     fn add(&mut self, decl: Decl, node: Node<'t>, depth: usize, start: Point) {
         let is_unit = decl.unit.is_some();
@@ -595,20 +524,52 @@ impl<'t> Walker<'_, 't> {
     }
 }
 
-/// Two sorted lists of offsets as one.
-fn merged(a: &[usize], b: &[usize]) -> Vec<usize> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        if a[i] <= b[j] {
-            out.push(a[i]);
-            i += 1;
-        } else {
-            out.push(b[j]);
-            j += 1;
+/// Where a unit's lines start and end.
+impl<'t> Walker<'_, 't> {
+    /// Where the unit of the node at `depth` starts: at `start`, or earlier at each
+    /// parent of a [`Lang::span_parents`] kind that holds no other named child of the
+    /// node's kind and none of the language's [`Lang::span_groups`] tokens
+    /// (`export const f = ...` starts at `export`, Go's `type (...)` at each spec).
+    fn unit_start(&self, node: Node<'t>, depth: usize, start: Point) -> Point {
+        let (mut start, mut child, mut at) = (start, node, depth);
+        while let Some(parent) = self.parent(at) {
+            if !self.lang.span_parents.contains(&parent.kind()) {
+                break;
+            }
+            let mut cursor = parent.walk();
+            let groups = self.lang.span_groups;
+            let (same, grouped) = parent.children(&mut cursor).fold((0, false), |(n, g), c| {
+                let same = c.is_named() && c.kind_id() == child.kind_id();
+                let group = !c.is_named() && groups.contains(&c.kind());
+                (n + usize::from(same), g || group)
+            });
+            if same > 1 || grouped {
+                break;
+            }
+            start = start.min(parent.start_position());
+            (child, at) = (parent, at - 1);
+        }
+        start
+    }
+
+    /// Where a unit's node ends, or for a language whose units end at their code
+    /// ([`Lang::ends_at_code`]) where its last token that is no comment ends: the walk
+    /// steps down the last child that is no comment and not empty (a MISSING token).
+    fn unit_end(&self, node: Node) -> Point {
+        if !self.lang.ends_at_code {
+            return node.end_position();
+        }
+        let mut last = node;
+        loop {
+            let mut cursor = last.walk();
+            let code = last
+                .children(&mut cursor)
+                .filter(|c| c.end_byte() > c.start_byte() && self.lang.role(*c) != Role::Comment)
+                .last();
+            match code {
+                Some(child) => last = child,
+                None => return last.end_position(),
+            }
         }
     }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
-    out
 }
