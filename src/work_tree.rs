@@ -5,7 +5,8 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use anyhow::{anyhow, bail, Context as _, Result};
 
@@ -73,18 +74,10 @@ impl WorkTree {
     }
 
     fn walk(&self) -> Result<Vec<TreeFile>> {
-        let mut found = Vec::new();
-        for entry in builder(&self.root, self.ignores).build() {
-            let entry = entry.with_context(|| format!("listing {}", self.root.display()))?;
-            let Some(kind) = entry.file_type() else {
-                continue;
-            };
-            if kind.is_file() || kind.is_symlink() {
-                let name = crate::relpath::rel_name(&self.root, entry.path())?;
-                let link = kind.is_symlink();
-                found.push(TreeFile { name, link });
-            }
-        }
+        let mut found = match self.walk_reading_dirs() {
+            Some(found) => found,
+            None => self.walk_probing_dirs()?,
+        };
         let seen: HashSet<&str> = found.iter().map(|f| f.name.shown()).collect();
         let hidden = hidden_tracked(&self.root, |shown| seen.contains(shown), |_| true)?;
         drop(seen);
@@ -93,6 +86,62 @@ impl WorkTree {
             link: hidden.link,
         }));
         Ok(found)
+    }
+
+    /// The walk by `ignore`'s parallel walker on one thread, which learns whether a
+    /// directory holds a `.gitignore` or a `.git` from reading it instead of asking the
+    /// file system for each name: the same rules, the same files, fewer system calls.
+    /// `None` when anything fails: [`WorkTree::walk_probing_dirs`] then fails as it
+    /// always has.
+    fn walk_reading_dirs(&self) -> Option<Vec<TreeFile>> {
+        let found = Mutex::new(Vec::new());
+        let failed = AtomicBool::new(false);
+        let walk = builder(&self.root, self.ignores)
+            .threads(1)
+            .build_parallel();
+        walk.run(|| {
+            Box::new(|entry| {
+                let file = entry.ok().map(|entry| self.tree_file(&entry));
+                match file {
+                    Some(Ok(Some(file))) => match found.lock() {
+                        Ok(mut found) => found.push(file),
+                        Err(_) => failed.store(true, Ordering::Relaxed),
+                    },
+                    Some(Ok(None)) => {}
+                    None | Some(Err(_)) => {
+                        failed.store(true, Ordering::Relaxed);
+                        return ignore::WalkState::Quit;
+                    }
+                }
+                ignore::WalkState::Continue
+            })
+        });
+        let found = found.into_inner().ok()?;
+        (!failed.into_inner()).then_some(found)
+    }
+
+    /// The walk by `ignore`'s sequential walker, which probes each directory for the
+    /// ignore files and repositories it may hold.
+    fn walk_probing_dirs(&self) -> Result<Vec<TreeFile>> {
+        let mut found = Vec::new();
+        for entry in builder(&self.root, self.ignores).build() {
+            let entry = entry.with_context(|| format!("listing {}", self.root.display()))?;
+            found.extend(self.tree_file(&entry)?);
+        }
+        Ok(found)
+    }
+
+    /// A walk's entry as listed: a regular file or a symbolic link, not a directory.
+    fn tree_file(&self, entry: &ignore::DirEntry) -> Result<Option<TreeFile>> {
+        let Some(kind) = entry.file_type() else {
+            return Ok(None);
+        };
+        if !(kind.is_file() || kind.is_symlink()) {
+            return Ok(None);
+        }
+        let name = crate::relpath::rel_name(&self.root, entry.path())?;
+        let link = kind.is_symlink();
+        Ok(Some(TreeFile { name, link }))
     }
 
     /// The file-system path of a repository-relative path.
