@@ -10,6 +10,7 @@
 mod carry;
 mod changed_file;
 pub mod exit;
+mod file_terms;
 mod gate;
 mod groups;
 pub mod hook;
@@ -19,9 +20,9 @@ mod review;
 
 use serde::Serialize;
 
-use crate::baseline::{Allowances, Baseline, FileEntries};
+use crate::baseline::{Allowances, Baseline};
 use crate::limits::Limits;
-use crate::model::{metric, FileMeasure, Language, Metric, Unit, UnitValue, ValueRef, METRICS};
+use crate::model::{FileMeasure, Language, Metric, UnitValue, ValueRef};
 use crate::terms::ContextTerms;
 
 pub use carry::{carried, moved_in, units_moved, Moved};
@@ -30,6 +31,8 @@ pub use changed_file::{
     skipped, unmeasurable_hidden, BaseVersion, Fate, JudgedAs, Route,
 };
 pub use exit::{Exit, Failure};
+use file_terms::Bounds;
+pub use file_terms::FileTerms;
 pub use gate::{
     base_has_no_terms, base_is_head, judges_any, terms_from, terms_warnings, unjudged, worst,
     SinceHead, TermsCause, TermsFrom, TermsWarning,
@@ -210,57 +213,6 @@ pub fn verdict(
     Some(Bounds::of(limits, metric)?.verdict(metric, value, allowance))
 }
 
-/// What [`verdict`] reads of a metric's limits: its limit, band and pin.
-#[derive(Debug, Clone, Copy)]
-struct Bounds {
-    limit: u64,
-    band: u64,
-    pinned: bool,
-}
-
-impl Bounds {
-    /// `None` where `limits` don't limit `metric`.
-    fn of(limits: &Limits, metric: Metric) -> Option<Bounds> {
-        Some(Bounds {
-            limit: limits.limit(metric)?,
-            band: limits.band(metric)?,
-            pinned: limits.is_pinned(metric),
-        })
-    }
-
-    /// [`verdict`] on `value` of `metric`, bounded by these.
-    fn verdict(self, metric: Metric, value: u64, allowance: Option<u64>) -> Verdict {
-        let Bounds {
-            limit,
-            band,
-            pinned,
-        } = self;
-        let status = if pinned && allowance.is_some_and(|pin| value > pin) {
-            Status::Excess
-        } else if value <= limit {
-            Status::Ok
-        } else if value <= band {
-            Status::Divergence
-        } else if allowance.is_some_and(|allowed| value <= allowed) {
-            Status::Tolerated
-        } else {
-            Status::Excess
-        };
-        Verdict {
-            metric,
-            value,
-            limit,
-            band,
-            baseline: allowance,
-            status,
-            pinned,
-            accepted: None,
-            growth_refused: None,
-            same_name: None,
-        }
-    }
-}
-
 /// The branch's raise of a pin under `--accept-growth` (docs/src/reference/documents.md#pins-and-tiers): an entry of a
 /// pinned metric in the branch's baseline above the base's. Honoured (`Ok`) within the
 /// band the base's terms give the unit and, for a renamed file, the band they give it at
@@ -319,11 +271,19 @@ pub fn file_grouped(
     judged(limits, values, allowances, new, |_| true)
 }
 
-/// [`file`], keeping only the findings whose status is not ok: what `measure` counts and
-/// `--check` decides on. Anonymous-function units are left out where the baseline
-/// predates them ([`judges_anonymous`]).
-pub fn file_past(limits: &Limits, values: &[ValueRef], allowances: &Allowances) -> Vec<Finding> {
+/// [`file`] on the values of `m`, keeping only the findings whose status is not ok: what
+/// `measure` counts and `--check` decides on. Anonymous-function units are left out where
+/// the baseline predates them ([`judges_anonymous`]).
+pub fn file_past(limits: &Limits, m: &FileMeasure, allowances: &Allowances) -> Vec<Finding> {
+    // Where the file's own entries are all that tolerate it, a value's status only worsens
+    // as the value grows, so units that share a name, merged at their worse value, are
+    // all ok when each is: most files are judged unit by unit, unmerged.
+    let terms = FileTerms::new(limits, allowances, &m.path, false);
+    if terms.all_ok_by_own_entries(m) {
+        return Vec::new();
+    }
     let all = judges_anonymous(allowances.own);
+    let values = m.value_refs();
     let values = values.iter().filter(|v| all || !v.anonymous);
     judged(limits, values.map(|v| (*v, None)), allowances, false, |v| {
         v.status != Status::Ok
@@ -372,99 +332,6 @@ fn judged<'v>(
             })
         })
         .collect()
-}
-
-/// One file's terms, read once for all its values: its own limits (its tier's, and the
-/// new-file limit when it is `new`, docs/src/reference/documents.md#pins-and-tiers) and
-/// the allowances its entries give. Every value `measure`, `baseline` and the gate judge
-/// is judged here.
-pub struct FileTerms<'a> {
-    /// The file's limits, metric by metric.
-    bounds: [Option<Bounds>; metric::COUNT],
-    allowances: Allowances<'a>,
-    /// The file's entries, where its own baseline's are all that tolerate its values:
-    /// each value is looked up among them alone.
-    entries: Option<FileEntries<'a>>,
-    /// [`judges_anonymous`] by the file's own baseline.
-    anonymous: bool,
-}
-
-impl<'a> FileTerms<'a> {
-    /// The terms of the file at `path`: they judge its values alone.
-    pub fn new(limits: &Limits, allowances: &Allowances<'a>, path: &str, new: bool) -> Self {
-        let limits = limits.for_file(path, new);
-        // Whether anonymous units are judged is the whole baseline's to say, entries for
-        // this file or not.
-        let anonymous = judges_anonymous(allowances.own);
-        let allowances = allowances.for_file(path);
-        FileTerms {
-            bounds: std::array::from_fn(|i| Bounds::of(&limits, METRICS[i].metric)),
-            entries: allowances.own_entries(path),
-            allowances,
-            anonymous,
-        }
-    }
-
-    /// The verdict on one value of the file; `None` where its metric has no limit. A
-    /// value past its same-name group's count at the base (`same_name`) has no entry of
-    /// any kind; a pin the branch raised is honoured or refused under `--accept-growth`.
-    pub fn verdict(&self, v: &ValueRef, same_name: Option<SameName>) -> Option<Verdict> {
-        let bounds = self.bounds[v.metric as usize]?;
-        let none = Allowances::default();
-        let allowances = if same_name.is_some() {
-            &none
-        } else {
-            &self.allowances
-        };
-        let allowance = match (&self.entries, same_name) {
-            (Some(entries), None) => entries.get(v.unit, v.metric),
-            _ => allowances.get(v.path, v.unit, v.metric),
-        };
-        let mut judged = bounds.verdict(v.metric, v.value, allowance);
-        judged.same_name = same_name;
-        match accepted_raise(allowances, v, &judged) {
-            Some(Ok(raised)) => {
-                judged = bounds.verdict(v.metric, v.value, Some(raised));
-                judged.accepted = Some(Growth {
-                    from: allowance,
-                    to: raised,
-                });
-            }
-            Some(Err(refused)) => judged.growth_refused = Some(refused),
-            None => {}
-        }
-        Some(judged)
-    }
-
-    /// [`FileTerms::verdict`] on `value` of `metric` of the unit `unit` of the file at
-    /// `path`, where no same-name group is in question (`measure`).
-    pub fn value(&self, path: &str, unit: &str, metric: Metric, value: u64) -> Option<Verdict> {
-        let v = ValueRef {
-            path,
-            unit,
-            metric,
-            value,
-            start_line: 0,
-            end_line: 0,
-            anonymous: false,
-        };
-        self.verdict(&v, None)
-    }
-
-    /// [`FileTerms::value`] for a value of `unit`: `None` too for an anonymous-function
-    /// unit the baseline predates ([`judges_anonymous`]).
-    pub fn unit_value(
-        &self,
-        path: &str,
-        unit: &Unit,
-        metric: Metric,
-        value: u64,
-    ) -> Option<Verdict> {
-        let judged = self.anonymous || !unit.anonymous;
-        judged
-            .then(|| self.value(path, &unit.name, metric, value))
-            .flatten()
-    }
 }
 
 /// True when `limits` limit a metric that applies to files of `language`: a context with

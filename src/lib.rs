@@ -46,6 +46,7 @@ pub mod yaml;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context as _, Result};
 
@@ -53,6 +54,28 @@ use crate::cli::{BaselineCommand, Command, Format, GateFormat, MeasureFormat};
 use crate::report::console::Console;
 
 pub use judge::exit::{Exit, Failure};
+
+/// Set by `main` ([`ends_process`]): the process ends when the command returns.
+static ENDS_PROCESS: AtomicBool = AtomicBool::new(false);
+
+/// Tells the run that the process ends when the command returns (what `main` says): a
+/// full-tree report is then left to the process's end instead of being freed value by
+/// value, a twentieth of a warm `measure` of a large tree. Called in process (tests), a
+/// run frees everything.
+pub fn ends_process() {
+    ENDS_PROCESS.store(true, Ordering::Relaxed);
+}
+
+/// What `last` makes of `value`, the command's last use of it; then `value` is left to
+/// the process's end where the process ends with the command ([`ends_process`]), dropped
+/// otherwise.
+fn leave_to_exit<T, R>(value: T, last: impl FnOnce(&T) -> R) -> R {
+    let out = last(&value);
+    if ENDS_PROCESS.load(Ordering::Relaxed) {
+        std::mem::forget(value);
+    }
+    out
+}
 
 /// Parses a command line (the program's name first) and runs it: what `main` does, in
 /// process, so tests can call it.
@@ -174,7 +197,7 @@ fn run_measure(cwd: PathBuf, args: cli::MeasureArgs, console: &Console) -> Resul
     if let Some(text) = text {
         console.print(&text)?;
     }
-    Ok(rep.exit(args.check))
+    Ok(leave_to_exit(rep, |rep| rep.exit(args.check)))
 }
 
 /// `measure` written file by file as the files are measured: a full-tree report is never

@@ -363,7 +363,7 @@ mod tests {
             (&b, first, 10),
         ];
         let mut out = Vec::new();
-        merge::merge_units("x.rs", values.into_iter(), 6, &mut out);
+        merge::merge_units("x.rs", values.into_iter(), (6, |_: &str| true), &mut out);
         let shown: Vec<(&str, Metric, u64, u32, u32)> = out
             .iter()
             .map(|v| (v.unit, v.metric, v.value, v.start_line, v.end_line))
@@ -391,6 +391,7 @@ mod tests {
                 Unit::new("S".to_string(), UnitKind::Type, 1, 5),
                 function("S", 7, 9),
                 function("f", 10, 20),
+                function("g", 21, 21),
                 function("f", 22, 40),
             ],
             warnings: Vec::new(),
@@ -428,6 +429,12 @@ mod tests {
                 "f function_nesting 0 10-20",
                 "f function_cyclomatic 0 10-20",
                 "f function_cognitive 0 10-20",
+                // A name of its own among shared ones stands where it comes.
+                "g function_lines 1 21-21",
+                "g function_params 0 21-21",
+                "g function_nesting 0 21-21",
+                "g function_cyclomatic 0 21-21",
+                "g function_cognitive 0 21-21",
             ]
         );
     }

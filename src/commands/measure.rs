@@ -27,7 +27,7 @@ pub struct Request {
 }
 
 /// One measured file with its owner. The status of each unit and file-level value is
-/// judged when it is shown ([`MeasureReport::each_unit`]): a full-tree report keeps
+/// judged when it is shown ([`MeasureReport::judging`]): a full-tree report keeps
 /// no verdict per unit.
 #[derive(Debug, Clone)]
 pub struct MeasuredFile {
@@ -87,33 +87,51 @@ impl MeasureReport {
         file.owner.map(|i| &self.terms.contexts[i])
     }
 
-    /// Calls `each` with every unit of `file`, in the order of its units, and its values
+    /// `file` with the terms that judge its values, looked up once for all of them.
+    pub fn judging<'r>(&'r self, file: &'r MeasuredFile) -> Judging<'r> {
+        Judging {
+            file,
+            terms: file_terms(self.owner(file), &file.measure.path),
+        }
+    }
+
+    /// `1` when `--check` finds a value past its band and not tolerated, else `0`.
+    pub fn exit(&self, check: bool) -> Exit {
+        Exit::of_measure(check, &self.findings)
+    }
+}
+
+/// One measured file and its terms ([`MeasureReport::judging`]): the verdicts on its
+/// values, as the report shows them.
+pub struct Judging<'r> {
+    file: &'r MeasuredFile,
+    terms: Option<FileTerms<'r>>,
+}
+
+impl Judging<'_> {
+    /// Calls `each` with every unit of the file, in the order of its units, and its values
     /// in the registry's order, each with its verdict (`None` where no limit applies).
-    pub fn each_unit(&self, file: &MeasuredFile, each: &mut dyn FnMut(&Unit, &[UnitVerdict])) {
-        let m = &file.measure;
-        let terms = file_terms(self.owner(file), &m.path);
+    pub fn each_unit(&self, each: &mut dyn FnMut(&Unit, &[UnitVerdict])) {
+        let m = &self.file.measure;
+        let terms = self.terms.as_ref();
         // One buffer for every unit: a file holds thousands.
         let mut verdicts = Vec::new();
         for unit in &m.units {
             verdicts.clear();
-            verdicts.extend(unit.values().map(|(metric, value)| {
-                UnitVerdict {
-                    metric,
-                    value,
-                    verdict: terms
-                        .as_ref()
-                        .and_then(|t| t.unit_value(&m.path, unit, metric, value)),
-                }
+            verdicts.extend(unit.values().map(|(metric, value)| UnitVerdict {
+                metric,
+                value,
+                verdict: terms.and_then(|t| t.unit_value(&m.path, unit, metric, value)),
             }));
             each(unit, &verdicts);
         }
     }
 
-    /// The verdicts on the file-level values of `file` (`file_lines`, `types_per_file`,
+    /// The verdicts on the file-level values (`file_lines`, `types_per_file`,
     /// `file_bytes`, `loaded_bytes`), where limited.
-    pub fn file_verdicts(&self, file: &MeasuredFile) -> Vec<Verdict> {
-        let m = &file.measure;
-        let Some(terms) = file_terms(self.owner(file), &m.path) else {
+    pub fn file_verdicts(&self) -> Vec<Verdict> {
+        let m = &self.file.measure;
+        let Some(terms) = &self.terms else {
             return Vec::new();
         };
         let name = m.file_name();
@@ -121,11 +139,6 @@ impl MeasureReport {
             .into_iter()
             .filter_map(|(metric, value)| terms.value(&m.path, name, metric, value))
             .collect()
-    }
-
-    /// `1` when `--check` finds a value past its band and not tolerated, else `0`.
-    pub fn exit(&self, check: bool) -> Exit {
-        Exit::of_measure(check, &self.findings)
     }
 }
 
@@ -163,7 +176,7 @@ pub fn run_with(request: &Request, progress: &dyn measure::Progress) -> Result<M
 }
 
 /// [`run_with`], handing each measured file to `each` in path order as soon as it is
-/// final, with the report so far (whose terms judge it: [`MeasureReport::each_unit`]),
+/// final, with the report so far (whose terms judge it: [`MeasureReport::judging`]),
 /// so that a report can be written while the rest is measured. The report keeps the
 /// files only when `keep` is true; its counts, findings, skipped and left-out files are
 /// complete either way. An error of `each` ends the run with it.
@@ -245,7 +258,7 @@ impl Judged {
             Some((o, o.limits.as_ref()?))
         });
         let findings = limited.map_or_else(Vec::new, |(o, limits)| {
-            judge::file_past(limits, &m.value_refs(), &o.allowances())
+            judge::file_past(limits, m, &o.allowances())
         });
         Judged {
             outcome,

@@ -1,5 +1,6 @@
 use super::*;
 use crate::baseline::{Baseline, EntryKey};
+use crate::model::{Unit, UnitKind};
 use crate::terms::diff::{Term, TermValue};
 
 fn limits(function_lines: u64, tolerance: u64) -> Limits {
@@ -397,21 +398,87 @@ fn a_files_terms_judge_by_its_own_entries_and_the_whole_baselines_units_revision
     assert_eq!((f.status, f.baseline), (Status::Tolerated, Some(90)));
     let g = judged(&a, "a.rs", "g", 80).expect("limited");
     assert_eq!((g.status, g.baseline), (Status::Excess, None));
-    let mut anonymous = Unit::new(
-        "<anonymous>".to_string(),
-        crate::model::UnitKind::Function,
-        1,
-        80,
-    );
+    let mut anonymous = Unit::new("<anonymous>".to_string(), UnitKind::Function, 1, 80);
     anonymous.anonymous = true;
     let c = FileTerms::new(&l, &allowances, "c.rs", false);
     assert_eq!(
         c.unit_value("c.rs", &anonymous, Metric::FunctionLines, 80),
         None
     );
-    let named = Unit::new("h".to_string(), crate::model::UnitKind::Function, 1, 80);
+    let named = Unit::new("h".to_string(), UnitKind::Function, 1, 80);
     let h = c
         .unit_value("c.rs", &named, Metric::FunctionLines, 80)
         .expect("limited");
     assert_eq!(h.status, Status::Excess);
+}
+
+/// `measure` judges a file's units merged by name at their worse value: a file whose every
+/// value is within its limit has no finding, and one unit past it among namesakes gives
+/// the merged value, with that unit's lines, tolerated by the name's entry where it holds.
+#[test]
+fn a_files_past_values_are_its_namesakes_merged_at_the_worse_value() {
+    let unit = |name: &str, start, end| Unit::new(name.to_string(), UnitKind::Function, start, end);
+    let file = |units| FileMeasure {
+        path: "a.rs".to_string(),
+        language: Language::Rust,
+        lines: 200,
+        types: 0,
+        units,
+        warnings: Vec::new(),
+        syntax_errors: None,
+        bytes: 100,
+        loaded: None,
+        chain: None,
+        directive_in_comment: None,
+        unicode_escape: None,
+    };
+    let entry = EntryKey {
+        path: "a.rs".to_string(),
+        unit: "g".to_string(),
+        metric: Metric::FunctionLines,
+    };
+    let baseline = Baseline {
+        units: Some(crate::baseline::UNITS_REVISION),
+        entries: [(entry, 70)].into(),
+        ..Baseline::default()
+    };
+    let allowances = Allowances {
+        own: Some(&baseline),
+        ..Allowances::default()
+    };
+    let l = limits(50, 20);
+    let past = |units| {
+        let found = file_past(&l, &file(units), &allowances);
+        let shown = |f: &Finding| {
+            let v = &f.verdict;
+            (
+                f.unit.clone(),
+                v.value,
+                v.status,
+                f.lines.start,
+                f.lines.end,
+            )
+        };
+        found.iter().map(shown).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        past(vec![
+            unit("f", 1, 50),
+            unit("f", 60, 70),
+            unit("g", 80, 129)
+        ]),
+        []
+    );
+    assert_eq!(
+        past(vec![
+            unit("f", 1, 50),
+            unit("f", 60, 120),
+            unit("g", 130, 199),
+            unit("g", 1, 5)
+        ]),
+        [
+            ("f".to_string(), 61, Status::Excess, 60, 120),
+            ("g".to_string(), 70, Status::Tolerated, 130, 199),
+        ]
+    );
 }

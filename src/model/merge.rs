@@ -19,37 +19,69 @@ pub(super) fn push_values<'a>(
     let values = units
         .iter()
         .flat_map(|u| u.values().map(move |(metric, value)| (u, metric, value)));
-    if names_distinct(units) {
+    let Some(shared) = shared_names(units) else {
         // Nothing to merge: one value per unit and metric, as they come.
         out.extend(values.map(|(u, metric, value)| ValueRef::of(path, u, metric, value)));
-    } else {
-        merge_units(path, values, count, out);
-    }
+        return;
+    };
+    merge_units(path, values, (count, |name| shared.contains(name)), out);
 }
 
-/// True when no two of `units` share a name (most files): their values need no merging.
-fn names_distinct(units: &[Unit]) -> bool {
+/// The names two or more of `units` share; `None` where every name is its own (most
+/// files): their values need no merging.
+fn shared_names(units: &[Unit]) -> Option<HashSet<&str, BuildHasherDefault<Fnv>>> {
     let mut seen: HashSet<&str, BuildHasherDefault<Fnv>> =
         HashSet::with_capacity_and_hasher(units.len(), Default::default());
-    units.iter().all(|u| seen.insert(u.name.as_str()))
+    let mut shared: HashSet<&str, BuildHasherDefault<Fnv>> = HashSet::default();
+    for u in units {
+        if !seen.insert(u.name.as_str()) {
+            shared.insert(u.name.as_str());
+        }
+    }
+    (!shared.is_empty()).then_some(shared)
 }
 
 /// Appends to `out` one value per unit name and metric of `values` (a unit, one of its
 /// metrics and its value): where units share a name, the worse (larger) value of each
 /// metric, with the lines of the unit whose value it is (the first of equals). `count`:
-/// how many values there are.
+/// how many values there are; `shared`: true for each name two or more units share.
+/// Only their values are merged: the rest stand as they come, where they would stand
+/// merged too (each is the first of its name and metric).
 pub(super) fn merge_units<'a>(
     path: &'a str,
     values: impl Iterator<Item = (&'a Unit, Metric, u64)>,
-    count: usize,
+    (count, shared): (usize, impl Fn(&str) -> bool),
     out: &mut Vec<ValueRef<'a>>,
 ) {
-    // Where each (metric, name) first stands in `out`, so a file of thousands of units is
-    // not quadratic.
-    let mut first: HashMap<(Metric, &str), usize, BuildHasherDefault<Fnv>> =
-        HashMap::with_capacity_and_hasher(count, Default::default());
+    let mut merged = Merged::with_capacity(count);
     for (unit, metric, value) in values {
-        match first.entry((metric, unit.name.as_str())) {
+        if shared(&unit.name) {
+            merged.push(path, unit, (metric, value), out);
+        } else {
+            out.push(ValueRef::of(path, unit, metric, value));
+        }
+    }
+}
+
+/// Where each (metric, name) first stands in `out`, so a file of thousands of units is
+/// not quadratic.
+struct Merged<'a>(HashMap<(Metric, &'a str), usize, BuildHasherDefault<Fnv>>);
+
+impl<'a> Merged<'a> {
+    fn with_capacity(count: usize) -> Self {
+        Merged(HashMap::with_capacity_and_hasher(count, Default::default()))
+    }
+
+    /// Appends the value to `out`, or raises the value of its name and metric there to it
+    /// where it is larger.
+    fn push(
+        &mut self,
+        path: &'a str,
+        unit: &'a Unit,
+        (metric, value): (Metric, u64),
+        out: &mut Vec<ValueRef<'a>>,
+    ) {
+        match self.0.entry((metric, unit.name.as_str())) {
             Entry::Occupied(at) => {
                 let seen = &mut out[*at.get()];
                 if value > seen.value {

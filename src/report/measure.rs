@@ -122,7 +122,8 @@ fn status_words<'a>(
 /// Calls `each` with the file's row, then one row per unit.
 fn for_rows(report: &MeasureReport, file: &MeasuredFile, paint: Paint, each: &mut dyn FnMut(&Row)) {
     let m = &file.measure;
-    let verdicts = report.file_verdicts(file);
+    let judging = report.judging(file);
+    let verdicts = judging.file_verdicts();
     each(&Row {
         path: &m.path,
         line: 1,
@@ -132,7 +133,7 @@ fn for_rows(report: &MeasureReport, file: &MeasuredFile, paint: Paint, each: &mu
         over: verdicts.iter().any(|f| f.status != Status::Ok),
         status: file_word(file, &verdicts, paint),
     });
-    report.each_unit(file, &mut |unit, values| {
+    judging.each_unit(&mut |unit, values| {
         let judged = || values.iter().filter_map(|v| v.verdict.as_ref());
         let status = match judged().count() {
             0 => None,

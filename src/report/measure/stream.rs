@@ -296,7 +296,8 @@ pub fn tsv(report: &MeasureReport) -> String {
 fn tsv_file(out: &mut String, report: &MeasureReport, f: &MeasuredFile) {
     let m = &f.measure;
     let last = m.lines.max(1);
-    let file_verdicts = report.file_verdicts(f);
+    let judging = report.judging(f);
+    let file_verdicts = judging.file_verdicts();
     for (metric, value) in m.file_values() {
         let status = file_verdicts
             .iter()
@@ -310,7 +311,7 @@ fn tsv_file(out: &mut String, report: &MeasureReport, f: &MeasuredFile) {
         );
     }
     let path = escape(&m.path);
-    report.each_unit(f, &mut |u, values| {
+    judging.each_unit(&mut |u, values| {
         let name = escape(&u.name);
         for v in values {
             let status = v.verdict.as_ref().map_or("-", |s| s.status.key());
