@@ -14,6 +14,7 @@ mod file_terms;
 mod gate;
 mod groups;
 pub mod hook;
+mod marks;
 mod outcome;
 pub mod ratchet;
 mod review;
@@ -38,6 +39,7 @@ pub use gate::{
     SinceHead, TermsCause, TermsFrom, TermsWarning,
 };
 pub use groups::{grouped, needs_base_counts, BaseCounts, SameName};
+pub use marks::{file_judged, Mark, Marks};
 pub use outcome::{gate_outcome, Cause, GateFacts, GateOutcome, GateStatus};
 pub use review::{loosens, tightenable};
 

@@ -8,7 +8,7 @@ use anyhow::{anyhow, Result};
 use crate::cache::{self, Cache};
 use crate::commands::Workspace;
 use crate::judge::Exit;
-use crate::judge::{self, FileTerms, Finding, Verdict};
+use crate::judge::{self, FileTerms, Finding, Marks, Verdict};
 use crate::measure::{self, Options};
 use crate::model::{FileMeasure, FileOutcome, LeftOutReason, Metric, SkipReason, Unit, UnitKind};
 use crate::reason::FileReason;
@@ -26,9 +26,9 @@ pub struct Request {
     pub over_only: bool,
 }
 
-/// One measured file with its owner. The status of each unit and file-level value is
-/// judged when it is shown ([`MeasureReport::judging`]): a full-tree report keeps
-/// no verdict per unit.
+/// One measured file with its owner and, a byte a unit, how each stands ([`Marks`]): a
+/// verdict is judged again only where it is shown in words ([`MeasureReport::judging`]),
+/// so a full-tree report keeps no verdict per unit.
 #[derive(Debug, Clone)]
 pub struct MeasuredFile {
     pub measure: FileMeasure,
@@ -38,6 +38,8 @@ pub struct MeasuredFile {
     pub limited: bool,
     /// The owning context's place in the report's terms.
     owner: Option<usize>,
+    /// How the file and each of its units stand, as judging found them.
+    pub marks: Marks,
 }
 
 /// One value of a unit, with its verdict; `None` where no limit applies.
@@ -112,19 +114,25 @@ impl Judging<'_> {
     /// Calls `each` with every unit of the file, in the order of its units, and its values
     /// in the registry's order, each with its verdict (`None` where no limit applies).
     pub fn each_unit(&self, each: &mut dyn FnMut(&Unit, &[UnitVerdict])) {
-        let m = &self.file.measure;
-        let terms = self.terms.as_ref();
         // One buffer for every unit: a file holds thousands.
         let mut verdicts = Vec::new();
-        for unit in &m.units {
-            verdicts.clear();
-            verdicts.extend(unit.values().map(|(metric, value)| UnitVerdict {
-                metric,
-                value,
-                verdict: terms.and_then(|t| t.unit_value(&m.path, unit, metric, value)),
-            }));
+        for unit in &self.file.measure.units {
+            self.unit(unit, &mut verdicts);
             each(unit, &verdicts);
         }
+    }
+
+    /// The values of `unit`, a unit of the file, in the registry's order, each with its
+    /// verdict, into `verdicts` (cleared first).
+    pub fn unit(&self, unit: &Unit, verdicts: &mut Vec<UnitVerdict>) {
+        let path = &self.file.measure.path;
+        let terms = self.terms.as_ref();
+        verdicts.clear();
+        verdicts.extend(unit.values().map(|(metric, value)| UnitVerdict {
+            metric,
+            value,
+            verdict: terms.and_then(|t| t.unit_value(path, unit, metric, value)),
+        }));
     }
 
     /// The verdicts on the file-level values (`file_lines`, `types_per_file`,
@@ -233,23 +241,26 @@ pub fn run_each(
     Ok(report)
 }
 
-/// One file's outcome and, when measured, its owner and its values past their limits.
+/// One file's outcome and, when measured, its owner, its values past their limits and
+/// how each unit stands.
 struct Judged {
     outcome: FileOutcome,
     /// The owning context's place in the terms.
     owner: Option<usize>,
     findings: Vec<Finding>,
+    marks: Marks,
 }
 
 impl Judged {
     /// `outcome` judged by `terms`, the report's own.
     fn of(terms: &Terms, outcome: FileOutcome) -> Judged {
         let FileOutcome::Measured(m) = &outcome else {
-            let (owner, findings) = (None, Vec::new());
+            let (owner, findings, marks) = (None, Vec::new(), Marks::default());
             return Judged {
                 outcome,
                 owner,
                 findings,
+                marks,
             };
         };
         let owner = terms.owner_index(&m.path);
@@ -257,13 +268,14 @@ impl Judged {
             let o = &terms.contexts[i];
             Some((o, o.limits.as_ref()?))
         });
-        let findings = limited.map_or_else(Vec::new, |(o, limits)| {
-            judge::file_past(limits, m, &o.allowances())
+        let (findings, marks) = limited.map_or_else(Default::default, |(o, limits)| {
+            judge::file_judged(limits, m, &o.allowances())
         });
         Judged {
             outcome,
             owner,
             findings,
+            marks,
         }
     }
 }
@@ -282,10 +294,11 @@ impl MeasureReport {
             outcome,
             owner,
             findings,
+            marks,
         } = judged;
         match outcome {
             FileOutcome::Measured(m) => {
-                if let Some(file) = self.add_file(restricted, m, (owner, findings)) {
+                if let Some(file) = self.add_file(restricted, m, (owner, findings, marks)) {
                     each(self, &file)?;
                     if keep {
                         self.files.push(file);
@@ -302,13 +315,13 @@ impl MeasureReport {
         Ok(())
     }
 
-    /// Counts a measured file, owned by the context at `index` and judged to `findings`;
-    /// `None` when `restricted` (`--context`) and no chosen context owns it.
+    /// Counts a measured file, owned by the context at `index` and judged to `findings`
+    /// and `marks`; `None` when `restricted` (`--context`) and no chosen context owns it.
     fn add_file(
         &mut self,
         restricted: bool,
         m: FileMeasure,
-        (index, findings): (Option<usize>, Vec<Finding>),
+        (index, findings, marks): (Option<usize>, Vec<Finding>, Marks),
     ) -> Option<MeasuredFile> {
         let owner = index.map(|i| &self.terms.contexts[i]);
         if restricted && owner.is_none() {
@@ -344,6 +357,7 @@ impl MeasureReport {
             limited,
             owner: index,
             measure: m,
+            marks,
         })
     }
 }

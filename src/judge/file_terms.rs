@@ -155,6 +155,15 @@ impl<'a> FileTerms<'a> {
         self.verdict(&v, None)
     }
 
+    /// True when a limit judges a value of `unit` ([`FileTerms::unit_value`] gives one a
+    /// verdict), whatever the value.
+    pub fn judges(&self, unit: &Unit) -> bool {
+        (self.anonymous || !unit.anonymous)
+            && unit
+                .values()
+                .any(|(metric, _)| self.bounds[metric as usize].is_some())
+    }
+
     /// [`FileTerms::value`] for a value of `unit`: `None` too for an anonymous-function
     /// unit the baseline predates ([`judges_anonymous`]).
     pub fn unit_value(

@@ -3,8 +3,8 @@
 use std::borrow::Cow;
 use std::io;
 
-use crate::commands::measure::{MeasureReport, MeasuredFile};
-use crate::judge::{Finding, Status, Verdict};
+use crate::commands::measure::{MeasureReport, MeasuredFile, UnitVerdict};
+use crate::judge::{Finding, Mark, Status, Verdict};
 use crate::model::{FileMeasure, Language, Source, Unit};
 use crate::reason::FileReason;
 use crate::report::style::{Paint, Role};
@@ -119,27 +119,41 @@ fn status_words<'a>(
     }
 }
 
-/// Calls `each` with the file's row, then one row per unit.
+/// Calls `each` with the file's row, then one row per unit. Judging marked each unit
+/// ([`MeasuredFile::marks`]): only what is past a limit is judged again, for its words.
 fn for_rows(report: &MeasureReport, file: &MeasuredFile, paint: Paint, each: &mut dyn FnMut(&Row)) {
     let m = &file.measure;
-    let judging = report.judging(file);
-    let verdicts = judging.file_verdicts();
+    let mut judging = None;
+    let (status, over) = match file.marks.file {
+        Mark::Past => {
+            let verdicts = judging
+                .get_or_insert_with(|| report.judging(file))
+                .file_verdicts();
+            (file_word(file, &verdicts, paint), true)
+        }
+        _ => (file.limited.then_some(Cow::Borrowed("ok")), false),
+    };
     each(&Row {
         path: &m.path,
         line: 1,
         kind: "file",
         name: m.file_name(),
         size: Size::File(m),
-        over: verdicts.iter().any(|f| f.status != Status::Ok),
-        status: file_word(file, &verdicts, paint),
+        over,
+        status,
     });
-    judging.each_unit(&mut |unit, values| {
-        let judged = || values.iter().filter_map(|v| v.verdict.as_ref());
-        let status = match judged().count() {
-            0 => None,
-            n => Some(status_words(judged(), n > 1, paint)),
+    // One buffer for every unit judged again.
+    let mut values = Vec::new();
+    for (i, unit) in m.units.iter().enumerate() {
+        let (status, over) = match file.marks.unit(i) {
+            Mark::Unjudged => (None, false),
+            Mark::Ok => (Some(Cow::Borrowed("ok")), false),
+            Mark::Past => {
+                let judging = judging.get_or_insert_with(|| report.judging(file));
+                judging.unit(unit, &mut values);
+                (Some(unit_words(&values, paint)), true)
+            }
         };
-        let over = judged().any(|f| f.status != Status::Ok);
         each(&Row {
             path: &m.path,
             line: unit.start_line,
@@ -149,7 +163,14 @@ fn for_rows(report: &MeasureReport, file: &MeasuredFile, paint: Paint, each: &mu
             over,
             status,
         });
-    });
+    }
+}
+
+/// The status words of a unit's values: its verdicts', naming the metric of each where
+/// several were judged.
+fn unit_words(values: &[UnitVerdict], paint: Paint) -> Cow<'static, str> {
+    let judged = || values.iter().filter_map(|v| v.verdict.as_ref());
+    status_words(judged(), judged().count() > 1, paint)
 }
 
 /// The characters of `s`: its length where it is ASCII, as most names are.
