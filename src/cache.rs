@@ -42,11 +42,23 @@ const SCAN: u8 = u8::MAX - 1;
 const DOCUMENT: u8 = u8::MAX - 2;
 
 /// What a cache entry is keyed by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Key {
     id: [u8; 20],
     grammar: u8,
     honour_generated_header: u8,
+}
+
+/// A key's hash is eight bytes of its blob id, already as spread as a hash can be (the
+/// first byte picks the shard, the same for every key of one); [`store::KeyHasher`]
+/// keeps it as it is.
+impl std::hash::Hash for Key {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&self.id[1..9]);
+        let kind = u64::from(self.grammar) << 1 | u64::from(self.honour_generated_header);
+        state.write_u64(u64::from_le_bytes(word) ^ kind);
+    }
 }
 
 impl Key {

@@ -277,19 +277,18 @@ pub fn file_grouped(
 /// `measure` counts and `--check` decides on. Anonymous-function units are left out where
 /// the baseline predates them ([`judges_anonymous`]).
 pub fn file_past(limits: &Limits, m: &FileMeasure, allowances: &Allowances) -> Vec<Finding> {
-    // Where the file's own entries are all that tolerate it, a value's status only worsens
-    // as the value grows, so units that share a name, merged at their worse value, are
-    // all ok when each is: most files are judged unit by unit, unmerged.
     let terms = FileTerms::new(limits, allowances, &m.path, false);
-    if terms.all_ok_by_own_entries(m) {
-        return Vec::new();
-    }
     let all = judges_anonymous(allowances.own);
-    let values = m.value_refs();
-    let values = values.iter().filter(|v| all || !v.anonymous);
-    judged(limits, values.map(|v| (*v, None)), allowances, false, |v| {
-        v.status != Status::Ok
-    })
+    let past = terms.past(m, all).into_iter();
+    past.map(|(v, verdict)| finding(&v, verdict)).collect()
+}
+
+/// [`file_past`] by the file's `terms`, where some value of `m` is known past its limit
+/// or the file's own entries are not all that tolerate it.
+fn file_past_each(terms: &FileTerms, m: &FileMeasure, allowances: &Allowances) -> Vec<Finding> {
+    let all = judges_anonymous(allowances.own);
+    let past = terms.past_each(m, all).into_iter();
+    past.map(|(v, verdict)| finding(&v, verdict)).collect()
 }
 
 /// True when the gate and `measure` judge anonymous-function units by the baseline `own`:
@@ -322,18 +321,23 @@ fn judged<'v>(
             }
             let (_, terms) = own.as_ref()?;
             let judged = terms.verdict(&v, same_name)?;
-            keep(&judged).then(|| Finding {
-                path: v.path.to_string(),
-                unit: v.unit.to_string(),
-                verdict: judged,
-                lines: Lines {
-                    start: v.start_line,
-                    end: v.end_line,
-                },
-                base_value: None,
-            })
+            keep(&judged).then(|| finding(&v, judged))
         })
         .collect()
+}
+
+/// The finding of `verdict` on the value `v`.
+fn finding(v: &ValueRef, verdict: Verdict) -> Finding {
+    Finding {
+        path: v.path.to_string(),
+        unit: v.unit.to_string(),
+        verdict,
+        lines: Lines {
+            start: v.start_line,
+            end: v.end_line,
+        },
+        base_value: None,
+    }
 }
 
 /// True when `limits` limit a metric that applies to files of `language`: a context with

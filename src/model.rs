@@ -284,10 +284,30 @@ impl FileMeasure {
     pub fn value_refs(&self) -> Vec<ValueRef<'_>> {
         let count: usize = self.units.iter().map(|u| u.values().count()).sum();
         let mut out: Vec<ValueRef<'_>> = Vec::with_capacity(count + 4);
+        out.extend(self.file_value_refs());
+        merge::push_values(&self.path, &self.units, count, &mut out);
+        out
+    }
+
+    /// [`FileMeasure::value_refs`] one by one where no two units share a name (most
+    /// files): nothing to merge, so nothing is collected. `None` where some do.
+    pub fn own_value_refs(&self) -> Option<impl Iterator<Item = ValueRef<'_>>> {
+        let path = self.path.as_str();
+        let units = self.units.iter().flat_map(move |u| {
+            u.values()
+                .map(move |(metric, value)| ValueRef::of(path, u, metric, value))
+        });
+        merge::all_own_names(&self.units).then(|| self.file_value_refs().chain(units))
+    }
+
+    /// The file-level values ([`FileMeasure::file_values`]) keyed by the file's name,
+    /// spanning the whole file.
+    fn file_value_refs(&self) -> impl Iterator<Item = ValueRef<'_>> {
         let last = u32::try_from(self.lines).unwrap_or(u32::MAX).max(1);
         let name = self.file_name();
-        for (metric, value) in self.file_values() {
-            out.push(ValueRef {
+        self.file_values()
+            .into_iter()
+            .map(move |(metric, value)| ValueRef {
                 path: &self.path,
                 unit: name,
                 metric,
@@ -295,10 +315,7 @@ impl FileMeasure {
                 start_line: 1,
                 end_line: last,
                 anonymous: false,
-            });
-        }
-        merge::push_values(&self.path, &self.units, count, &mut out);
-        out
+            })
     }
 }
 
@@ -378,6 +395,56 @@ mod tests {
                 ("B", first, 2, 30, 31),
             ]
         );
+    }
+
+    /// A file whose every name is its own gives its values one by one, exactly as
+    /// collected; one whose units share a name (told apart pairwise or, past a dozen
+    /// units, by a set) gives none that way.
+    #[test]
+    fn a_file_of_own_names_gives_its_values_uncollected() {
+        let mut m = FileMeasure {
+            path: "src/b.rs".to_string(),
+            language: Language::Rust,
+            lines: 30,
+            types: 0,
+            units: vec![function("f", 1, 10), function("g", 11, 30)],
+            warnings: Vec::new(),
+            syntax_errors: None,
+            bytes: 90,
+            loaded: None,
+            chain: None,
+            directive_in_comment: None,
+            unicode_escape: None,
+        };
+        let shown = |values: Vec<ValueRef>| -> Vec<String> {
+            let shown = values.iter().map(|v| {
+                format!(
+                    "{} {} {} {}-{}",
+                    v.unit, v.metric, v.value, v.start_line, v.end_line
+                )
+            });
+            shown.collect()
+        };
+        let own: Vec<ValueRef> = m.own_value_refs().expect("own names").collect();
+        assert_eq!(shown(own.clone()), shown(m.value_refs()));
+        assert_eq!(
+            shown(own)[..5],
+            [
+                "b.rs file_bytes 90 1-30",
+                "b.rs file_lines 30 1-30",
+                "b.rs types_per_file 0 1-30",
+                "f function_lines 10 1-10",
+                "f function_params 0 1-10",
+            ]
+        );
+        m.units.push(function("f", 31, 31));
+        assert!(m.own_value_refs().is_none());
+        m.units = (0..13)
+            .map(|i| function(&format!("u{i}"), i + 1, i + 1))
+            .collect();
+        assert!(m.own_value_refs().is_some());
+        m.units.push(function("u12", 20, 20));
+        assert!(m.own_value_refs().is_none());
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
@@ -33,11 +34,34 @@ struct Slot {
     state: AtomicU8,
 }
 
+/// The hasher of [`Key`]s: a key hashes to bytes of its blob id (a SHA-1), kept as they
+/// are, where the standard SipHash would hash them again.
+#[derive(Default)]
+pub(super) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+}
+
+type KeyMap<V> = HashMap<Key, V, BuildHasherDefault<KeyHasher>>;
+
 /// A shard as read from disk: its bytes and where each valid entry's payload lies.
 #[derive(Default)]
 struct Shard {
     data: Vec<u8>,
-    slots: HashMap<Key, Slot>,
+    slots: KeyMap<Slot>,
     /// Keys in file order (the order a rewrite keeps unused entries in).
     order: Vec<Key>,
 }
@@ -47,7 +71,7 @@ pub(super) struct Store {
     header: Vec<u8>,
     shards: Vec<OnceLock<Shard>>,
     /// Payloads (key + outcome) measured in this run, per shard.
-    added: Vec<Mutex<HashMap<Key, Vec<u8>>>>,
+    added: Vec<Mutex<KeyMap<Vec<u8>>>>,
 }
 
 impl Store {
@@ -59,7 +83,7 @@ impl Store {
             dir,
             header,
             shards: (0..SHARDS).map(|_| OnceLock::new()).collect(),
-            added: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect(),
+            added: (0..SHARDS).map(|_| Mutex::new(KeyMap::default())).collect(),
         }
     }
 
@@ -131,7 +155,7 @@ impl Store {
 
     /// New entries first, then the entries this run used, then others (also those a
     /// concurrent run wrote since this one read the shard) while they fit.
-    fn write_shard(&self, i: usize, added: HashMap<Key, Vec<u8>>) -> Result<(), String> {
+    fn write_shard(&self, i: usize, added: KeyMap<Vec<u8>>) -> Result<(), String> {
         let ours = self.shards[i].get_or_init(|| self.read_shard(i));
         let theirs = self.read_shard(i);
         let bad = |k: &&Key| ours.slots[*k].state.load(Ordering::Relaxed) == BAD;

@@ -119,6 +119,42 @@ impl<'a> FileTerms<'a> {
         Some(judged)
     }
 
+    /// The values of `m`, the file these terms are for, that are not ok, with their
+    /// verdicts, in [`FileMeasure::value_refs`]' order; anonymous-function units only
+    /// where `anonymous` (the baseline doesn't predate them). Units that share a name are
+    /// merged first, unless the file's own entries are all that tolerate it and every
+    /// unit's value is ok ([`FileTerms::all_ok_by_own_entries`]); a file whose every name
+    /// is its own is judged value by value, nothing merged or collected.
+    pub(super) fn past<'m>(
+        &self,
+        m: &'m FileMeasure,
+        anonymous: bool,
+    ) -> Vec<(ValueRef<'m>, Verdict)> {
+        if self.all_ok_by_own_entries(m) {
+            return Vec::new();
+        }
+        self.past_each(m, anonymous)
+    }
+
+    /// [`FileTerms::past`] without first asking whether every value is ok.
+    pub(super) fn past_each<'m>(
+        &self,
+        m: &'m FileMeasure,
+        anonymous: bool,
+    ) -> Vec<(ValueRef<'m>, Verdict)> {
+        let judged = |v: ValueRef<'m>| {
+            if v.anonymous && !anonymous {
+                return None;
+            }
+            let verdict = self.verdict(&v, None)?;
+            (verdict.status != Status::Ok).then_some((v, verdict))
+        };
+        match m.own_value_refs() {
+            Some(values) => values.filter_map(judged).collect(),
+            None => m.value_refs().into_iter().filter_map(judged).collect(),
+        }
+    }
+
     /// True when the file's own entries are all that tolerate it and no value of `m`, the
     /// file these terms are for, is past its limit: its own, and every unit's, anonymous
     /// ones too.

@@ -3,7 +3,7 @@
 //! within its limits without judging it again and judges only a unit past one for its
 //! words (docs/src/reference/limits.md).
 
-use super::{file_past, FileTerms, Finding, Status};
+use super::{file_past_each, FileTerms, Finding, Status};
 use crate::baseline::Allowances;
 use crate::limits::Limits;
 use crate::model::FileMeasure;
@@ -86,7 +86,7 @@ fn worst(statuses: impl Iterator<Item = Status>) -> Mark {
     mark
 }
 
-/// [`file_past`] (the file's values past their limits, same-name units merged) with the
+/// [`super::file_past`] (the file's values past their limits, same-name units merged) with the
 /// marks of the file and of each of its units, unmerged.
 pub fn file_judged(
     limits: &Limits,
@@ -99,7 +99,10 @@ pub fn file_judged(
     if terms.all_ok_by_own_entries(m) {
         return (Vec::new(), Marks::all_ok(&terms, m));
     }
-    (file_past(limits, m, allowances), Marks::each(&terms, m))
+    (
+        file_past_each(&terms, m, allowances),
+        Marks::each(&terms, m),
+    )
 }
 
 #[cfg(test)]

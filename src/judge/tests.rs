@@ -481,4 +481,30 @@ fn a_files_past_values_are_its_namesakes_merged_at_the_worse_value() {
             ("g".to_string(), 70, Status::Tolerated, 130, 199),
         ]
     );
+    // Every name its own: judged value by value, in the units' order.
+    assert_eq!(
+        past(vec![
+            unit("g", 1, 71),
+            unit("h", 80, 130),
+            unit("f", 131, 140)
+        ]),
+        [
+            ("g".to_string(), 71, Status::Excess, 1, 71),
+            ("h".to_string(), 51, Status::Divergence, 80, 130),
+        ]
+    );
+    // Past a dozen units names are told apart by a set: the last unit's namesake is the
+    // first, merged where the first stands, with the last one's lines.
+    let mut many: Vec<Unit> = (0..14)
+        .map(|i| unit(&format!("u{i}"), i + 1, i + 1))
+        .collect();
+    many.push(unit("u0", 100, 160));
+    many.push(unit("u13", 170, 225));
+    assert_eq!(
+        past(many),
+        [
+            ("u0".to_string(), 61, Status::Excess, 100, 160),
+            ("u13".to_string(), 56, Status::Divergence, 170, 225),
+        ]
+    );
 }
