@@ -44,8 +44,14 @@ impl Workspace {
             None => dir,
         };
         let repo_name = dir_name(&root);
+        let tree = WorkTree::new(root.clone());
+        // The listing's look at the index reads the one the repository shares.
+        let tree = match &repo {
+            Some(repo) => tree.in_repo(repo),
+            None => tree,
+        };
         Ok(Workspace {
-            tree: WorkTree::new(root.clone()),
+            tree,
             root,
             repo_name,
             repo,

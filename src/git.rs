@@ -15,6 +15,7 @@ mod commit_tree;
 mod index;
 mod renames;
 mod staged;
+mod stat;
 mod tracked;
 mod worktree;
 
@@ -27,7 +28,7 @@ pub use base::{BaseOutcome, BaseResolution, BaseTrial};
 pub use commit_tree::TreeSource;
 pub use index::{blob_id, BlobId, IndexIds};
 pub use staged::IndexSource;
-pub use tracked::{tracked, Tracked};
+pub use tracked::{tracked, tracked_in, Tracked, TrackedIndex};
 
 /// The bases tried, in order, when the gate is given no `--base` (docs/src/reference/gate.md step 1).
 pub const DEFAULT_BASES: [&str; 5] = [

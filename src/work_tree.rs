@@ -22,6 +22,9 @@ pub struct WorkTree {
     /// Every file and link git doesn't ignore, listed once on first use and shared by
     /// clones: finding the contexts and listing the files to measure walk the tree once.
     listing: Arc<OnceLock<Result<Vec<TreeFile>, String>>>,
+    /// The repository whose working tree this is, when the caller has it open: its index
+    /// (for the tracked files ignore rules hid) is then the one it reads too.
+    repo: Option<crate::git::TrackedIndex>,
 }
 
 /// One entry of the working tree's listing that is not a directory.
@@ -42,6 +45,15 @@ impl WorkTree {
             root: root.into(),
             ignores: Ignores::Local,
             listing: Arc::default(),
+            repo: None,
+        }
+    }
+
+    /// The same tree, whose repository `repo` (discovered from its root) has open already.
+    pub fn in_repo(self, repo: &crate::git::Repo) -> Self {
+        WorkTree {
+            repo: Some(repo.tracked_index()),
+            ..self
         }
     }
 
@@ -79,7 +91,8 @@ impl WorkTree {
             None => self.walk_probing_dirs()?,
         };
         let seen: HashSet<&str> = found.iter().map(|f| f.name.shown()).collect();
-        let hidden = hidden_tracked(&self.root, |shown| seen.contains(shown), |_| true)?;
+        let listed = |shown: &str| seen.contains(shown);
+        let hidden = hidden_tracked_in(self.repo.as_ref(), &self.root, listed, |_| true)?;
         drop(seen);
         found.extend(hidden.into_iter().map(|hidden| TreeFile {
             name: hidden.name,
@@ -301,9 +314,20 @@ pub fn hidden_tracked(
     listed: impl Fn(&str) -> bool,
     wanted: impl Fn(&str) -> bool,
 ) -> anyhow::Result<Vec<Hidden>> {
+    hidden_tracked_in(None, root, listed, wanted)
+}
+
+/// [`hidden_tracked`] in the repository `repo` when it is open already.
+fn hidden_tracked_in(
+    repo: Option<&crate::git::TrackedIndex>,
+    root: &Path,
+    listed: impl Fn(&str) -> bool,
+    wanted: impl Fn(&str) -> bool,
+) -> anyhow::Result<Vec<Hidden>> {
     let mut dirs = RealDirs::default();
     let mut hidden = Vec::new();
-    for tracked in crate::git::tracked(root, |shown| listed(shown) || !wanted(shown))? {
+    let skip = |shown: &str| listed(shown) || !wanted(shown);
+    for tracked in crate::git::tracked_in(repo, root, skip)? {
         let path = root.join(&tracked.rel);
         if !tracked.rel.parent().is_none_or(|p| dirs.real(root, p)) {
             continue;

@@ -58,16 +58,36 @@ pub(super) fn status(
 /// The entries of the tree `tree`, as `gix::Repository::index_from_tree` gives them
 /// (files, links and submodules, by path), read with the help of `index`'s cache tree.
 pub(super) fn base_state(repo: &gix::Repository, tree: ObjectId, index: &State) -> Result<State> {
-    base_state_named(repo, tree, index, None)
+    base_state_named(repo, tree, index, Named::All)
 }
 
-/// [`base_state`], keeping only the entries whose file name is `named`, when given: the
-/// others are passed over, not copied.
+/// Which entries of a tree a read keeps, by file name.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Named<'a> {
+    All,
+    /// Those of this file name.
+    Exactly(&'a [u8]),
+    /// Those named `README.md` in any letter case (docs/src/reference/contracts.md).
+    Readme,
+}
+
+impl Named<'_> {
+    pub(super) fn keeps(self, name: &[u8]) -> bool {
+        match self {
+            Named::All => true,
+            Named::Exactly(named) => named == name,
+            Named::Readme => name.eq_ignore_ascii_case(b"README.md"),
+        }
+    }
+}
+
+/// [`base_state`], keeping only the entries whose file name `named` keeps: the others
+/// are passed over, not copied.
 pub(super) fn base_state_named(
     repo: &gix::Repository,
     tree: ObjectId,
     index: &State,
-    named: Option<&[u8]>,
+    named: Named<'_>,
 ) -> Result<State> {
     let mut out = State::new(repo.object_hash());
     let mut walk = Walk {
@@ -89,8 +109,8 @@ struct Walk<'a> {
     out: &'a mut State,
     /// The directory being read, `/`-terminated (empty at the root).
     path: BString,
-    /// Only the entries of this file name are kept, when given.
-    named: Option<&'a [u8]>,
+    /// Which entries are kept.
+    named: Named<'a>,
 }
 
 impl Walk<'_> {
@@ -143,7 +163,7 @@ impl Walk<'_> {
 
     /// True when an entry of file name `name` is kept.
     fn keeps(&self, name: &[u8]) -> bool {
-        self.named.is_none_or(|named| named == name)
+        self.named.keeps(name)
     }
 
     /// Copies the index's entries under `self.path` when its cache tree there is valid and

@@ -59,20 +59,22 @@ pub(super) fn list(
         _ => None,
     };
     let mut ledger = Ledger::new(tree);
+    let (leg1, leg2) = legs(
+        repo,
+        (workdir, only),
+        base_tree,
+        (&index, at_paths.is_none()),
+    );
     match at_paths {
         Some(records) => ledger.records.extend(records),
         None => {
-            for change in &tree_index(repo, base_tree, &index)? {
+            for change in &leg1.unwrap_or_else(|| Ok(Vec::new()))? {
                 ledger.tree_index(change)?;
             }
         }
     }
-    if let Some(workdir) = workdir {
-        let seen = match only {
-            Some(paths) => worktree::compare_only(repo, workdir, &index, paths)?,
-            None => worktree::compare(repo, workdir, &index)?,
-        };
-        for item in seen {
+    if let Some(seen) = leg2 {
+        for item in seen? {
             ledger.worktree(item)?;
         }
     }
@@ -95,6 +97,33 @@ pub(super) fn list(
     }
     changes.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(changes)
+}
+
+/// What leg 1 and leg 2 found, where each ran.
+type Legs = (
+    Option<Result<Vec<gix::diff::index::Change>>>,
+    Option<Result<Vec<Seen>>>,
+);
+
+/// Leg 1 (when `whole_tree`: the base tree against the whole index) and leg 2 (when
+/// there is a working tree), side by side: each reads the index alone, with a handle on
+/// the repository of its own, so the working tree's comparison runs beside leg 1.
+fn legs(
+    repo: &gix::Repository,
+    (workdir, only): (Option<&Path>, Option<&[String]>),
+    base_tree: ObjectId,
+    (index, whole_tree): (&gix::index::File, bool),
+) -> Legs {
+    let (repo1, repo2) = (repo.clone(), repo.clone());
+    rayon::join(
+        move || whole_tree.then(|| tree_index(&repo1, base_tree, index)),
+        move || {
+            workdir.map(|workdir| match only {
+                Some(paths) => worktree::compare_only(&repo2, workdir, index, paths),
+                None => worktree::compare(&repo2, workdir, index),
+            })
+        },
+    )
 }
 
 /// Leg 1: how the index differs from the base tree, with git's default rename detection

@@ -1,11 +1,13 @@
 //! Files at a commit: the "terms" of a gate run are read from the base commit's tree
 //! (docs/src/reference/gate.md step 2) through the same [`FileSource`] trait the working tree uses.
 
+use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 use anyhow::{Context as _, Result};
 use gix::ObjectId;
 
+use super::base_index::Named;
 use super::Explain as _;
 use crate::relpath::Name;
 use crate::source::{Entry, FileSource, LinkTarget, Listed};
@@ -57,7 +59,7 @@ impl TreeSource {
         if let Some(state) = self.state.get() {
             return Ok(state);
         }
-        let read = self.read_state(None)?;
+        let read = self.read_state(Named::All)?;
         Ok(self.state.get_or_init(|| read))
     }
 
@@ -68,10 +70,37 @@ impl TreeSource {
         Ok(self.listing()?.entries.clone())
     }
 
+    /// The directories that directly hold a regular file or a symbolic link named
+    /// `README.md` in any letter case (whose path is UTF-8, as [`TreeSource::entries`]
+    /// lists them): where a directory contract may stand (docs/src/reference/contracts.md).
+    /// Reads only those entries unless the whole tree was read already.
+    pub fn readme_dirs(&self) -> Result<BTreeSet<String>> {
+        let only_readmes;
+        let state = match self.state.get() {
+            Some(state) => state,
+            None => {
+                only_readmes = self.read_state(Named::Readme)?;
+                &only_readmes
+            }
+        };
+        let mut dirs = BTreeSet::new();
+        for entry in state.entries() {
+            let path: &[u8] = entry.path(state);
+            let name = path.rsplit(|b| *b == b'/').next().unwrap_or(path);
+            if listed_kind(entry).is_none() || !Named::Readme.keeps(name) {
+                continue;
+            }
+            if let Name::Utf8(path) = crate::relpath::name_of_bytes(path) {
+                dirs.insert(crate::relpath::parent(&path).to_string());
+            }
+        }
+        Ok(dirs)
+    }
+
     /// Read with the help of the index's cache tree where the repository has a readable
     /// index (`super::base_index`): the trees the index vouches for are not read. With
     /// `named`, only the entries of that file name.
-    fn read_state(&self, named: Option<&[u8]>) -> Result<gix::index::State> {
+    fn read_state(&self, named: Named<'_>) -> Result<gix::index::State> {
         let repo = self.repo.to_thread_local();
         let index = repo.index_or_empty().ok();
         let empty = gix::index::State::new(repo.object_hash());
@@ -172,7 +201,7 @@ impl FileSource for TreeSource {
         let state = match self.state.get() {
             Some(state) => state,
             None => {
-                only_named = self.read_state(Some(file_name.as_bytes()))?;
+                only_named = self.read_state(Named::Exactly(file_name.as_bytes()))?;
                 &only_named
             }
         };

@@ -13,13 +13,20 @@
 //! hold no `\r` ([`IndexIds::clean_id_of`]); else it is hashed. The files nothing
 //! matches keep the index's ids unread.
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use gix::bstr::ByteSlice as _;
-use gix::index::entry::{stat, Flags, Mode, Stat};
+use gix::index::entry::{stat, Flags, Mode};
 
+use super::stat::{DirStat, FileKind, FileStat};
 use super::{Explain as _, Repo};
+
+/// Tells one [`IndexIds`] from another: a thread's directory handles are kept for one
+/// alone (another run may see another tree).
+static SERIALS: AtomicU64 = AtomicU64::new(0);
 
 /// A git blob id (SHA-1) of a file's bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -41,11 +48,14 @@ fn from_object_id(id: &gix::oid) -> Option<BlobId> {
 
 /// The index of a working tree, opened to answer "what is this file's blob id" cheaply.
 pub struct IndexIds {
-    index: gix::index::File,
+    /// The repository's shared index (read once for this and [`super::tracked`]).
+    index: gix::worktree::Index,
     options: stat::Options,
     workdir: PathBuf,
     converting: Converting,
     objects: Objects,
+    /// This one's number, for [`IndexIds::lstat`].
+    serial: u64,
 }
 
 /// The repository's object database, for blob sizes: a handle per thread asking at once.
@@ -84,7 +94,7 @@ impl Repo {
             .repo
             .stat_options()
             .explain(|| "reading the core.checkStat and core.trustCTime settings")?;
-        let Ok(index) = self.repo.open_index() else {
+        let Ok(Some(index)) = self.repo.try_index() else {
             return Ok(None);
         };
         let mut converting = Converting::read(&index, workdir, &self.repo);
@@ -101,6 +111,7 @@ impl Repo {
                 shared: self.repo.clone().into_sync(),
                 free: Mutex::default(),
             },
+            serial: SERIALS.fetch_add(1, Ordering::Relaxed),
         }))
     }
 
@@ -157,16 +168,30 @@ impl IndexIds {
         {
             return None;
         }
-        let abs = self.workdir.join(rel);
-        let meta = gix::index::fs::Metadata::from_path_no_follow(&abs).ok()?;
-        if !meta.is_file() {
+        let now = self.lstat(rel)?;
+        if now.kind != FileKind::File || !entry.stat.matches(&now.stat, self.options) {
             return None;
         }
-        let now = Stat::from_fs(&meta).ok()?;
-        if !entry.stat.matches(&now, self.options) {
-            return None;
+        Some((from_object_id(&entry.id)?, now.len))
+    }
+
+    /// The stat data of `rel` in the working tree, looked up relative to a handle on the
+    /// directory of the path this thread looked up before (the files come in path order).
+    fn lstat(&self, rel: &str) -> Option<FileStat> {
+        thread_local! {
+            /// The lookups of one [`IndexIds`] (by its `serial`) on this thread.
+            static LOOKUPS: RefCell<Option<(u64, DirStat)>> = const { RefCell::new(None) };
         }
-        Some((from_object_id(&entry.id)?, meta.len()))
+        LOOKUPS.with(|lookups| {
+            let mut lookups = lookups.try_borrow_mut().ok()?;
+            let fresh = lookups
+                .as_ref()
+                .is_none_or(|(serial, _)| *serial != self.serial);
+            if fresh {
+                *lookups = Some((self.serial, DirStat::new(&self.workdir)));
+            }
+            lookups.as_mut()?.1.lstat(rel.as_bytes())
+        })
     }
 }
 

@@ -18,6 +18,30 @@ pub struct Tracked {
     pub rel: PathBuf,
 }
 
+/// A repository opened once for the tracked paths of its working tree, shared between
+/// threads: its index is the one the repository's other readers share (read once).
+#[derive(Clone)]
+pub struct TrackedIndex {
+    repo: std::sync::Arc<gix::ThreadSafeRepository>,
+}
+
+impl std::fmt::Debug for TrackedIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TrackedIndex")
+            .field("git_dir", &self.repo.git_dir())
+            .finish()
+    }
+}
+
+impl Repo {
+    /// This repository, for [`tracked_in`]: it shares this one's index.
+    pub fn tracked_index(&self) -> TrackedIndex {
+        TrackedIndex {
+            repo: std::sync::Arc::new(self.repo.clone().into_sync()),
+        }
+    }
+}
+
 /// Every path the index of the repository whose working tree is `root` holds as a
 /// regular file or a symbolic link (what the working tree holds there now is the
 /// caller's to look at), each once (conflicted ones too), in index order, but those
@@ -25,8 +49,22 @@ pub struct Tracked {
 /// nothing when `root` is no repository's working tree (a plain directory) or the
 /// repository has no index yet.
 pub fn tracked(root: &Path, skip: impl Fn(&str) -> bool) -> anyhow::Result<Vec<Tracked>> {
-    let Ok(repo) = Repo::discover(root) else {
-        return Ok(Vec::new());
+    tracked_in(None, root, skip)
+}
+
+/// [`tracked`], in `opened` when the caller has the repository open already (else it is
+/// discovered from `root`).
+pub fn tracked_in(
+    opened: Option<&TrackedIndex>,
+    root: &Path,
+    skip: impl Fn(&str) -> bool,
+) -> anyhow::Result<Vec<Tracked>> {
+    let repo = match opened {
+        Some(opened) => opened.repo.to_thread_local(),
+        None => match Repo::discover(root) {
+            Ok(repo) => repo.repo,
+            Err(_) => return Ok(Vec::new()),
+        },
     };
     let same_root = repo
         .workdir()
@@ -36,7 +74,7 @@ pub fn tracked(root: &Path, skip: impl Fn(&str) -> bool) -> anyhow::Result<Vec<T
     if !same_root {
         return Ok(Vec::new());
     }
-    let index = repo.repo.index_or_empty().map_err(plain)?;
+    let index = repo.index_or_empty().map_err(plain)?;
     let mut found: Vec<Tracked> = Vec::new();
     for entry in index.entries() {
         let kinds = [Mode::SYMLINK, Mode::FILE, Mode::FILE_EXECUTABLE];

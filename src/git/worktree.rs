@@ -16,7 +16,8 @@ use std::path::Path;
 use anyhow::{Context as _, Result};
 use gix::bstr::{BStr, BString, ByteSlice as _};
 use gix::index::entry::{stat, Flags, Mode, Stat};
-use gix::index::fs::Metadata;
+
+use super::stat::{DirStat, FileKind};
 use gix::ObjectId;
 use rayon::prelude::*;
 
@@ -64,8 +65,13 @@ pub(super) fn compare(
     workdir: &Path,
     index: &gix::index::File,
 ) -> Result<Vec<Seen>> {
-    let mut seen = tracked(&repo.clone().into_sync(), workdir, index);
-    seen.extend(untracked(workdir, index)?);
+    // The walk for untracked files runs beside the (parallel) look at each tracked one.
+    let repo = repo.clone().into_sync();
+    let (mut seen, untracked) = rayon::join(
+        || tracked(&repo, workdir, index),
+        || untracked(workdir, index),
+    );
+    seen.extend(untracked?);
     Ok(seen)
 }
 
@@ -116,7 +122,7 @@ impl Checked<'_> {
     ) -> Option<Seen> {
         let conflicted = entry.stage_raw() != 0;
         let abs = self.workdir.join(gix::path::from_bstr(path).ok()?);
-        let (disk, meta) = self.probe.at(path, &abs);
+        let (disk, meta) = self.probe.at(self.workdir, path, &abs);
         if entry.flags.contains(Flags::INTENT_TO_ADD) {
             let now = disk.kind()?;
             let path = path.to_owned();
@@ -136,7 +142,7 @@ fn differs(
     repo: &gix::Repository,
     abs: &Path,
     entry: &gix::index::Entry,
-    (disk, meta): (Disk, Option<Metadata>),
+    (disk, meta): (Disk, Option<Stat>),
     index: &gix::index::File,
 ) -> bool {
     let expected = Kind::of_mode(entry.mode);
@@ -184,10 +190,9 @@ fn same_but_line_ends(repo: &gix::Repository, bytes: &[u8], id: ObjectId) -> boo
 
 /// True when the file's stat data match the entry's, compared with git's default
 /// strictness (mtime, ctime, inode, size, ...), and the entry isn't racy.
-fn stat_clean(meta: &Metadata, entry: &gix::index::Entry, index: &gix::index::File) -> bool {
+fn stat_clean(now: &Stat, entry: &gix::index::Entry, index: &gix::index::File) -> bool {
     let options = stat::Options::default();
-    !entry.stat.is_racy(index.timestamp(), options)
-        && Stat::from_fs(meta).is_ok_and(|now| entry.stat.matches(&now, options))
+    !entry.stat.is_racy(index.timestamp(), options) && entry.stat.matches(now, options)
 }
 
 /// A file's bytes or a link's target, as they are on disk.
@@ -243,28 +248,28 @@ impl Disk {
 struct Probe {
     last_dir: Option<(Vec<u8>, bool)>,
     dirs: HashMap<Vec<u8>, bool>,
+    /// Stat data looked up relative to the directory of the path before.
+    stat: Option<DirStat>,
 }
 
 impl Probe {
-    /// What the working tree holds at the repository-relative `path` (`abs` on disk),
-    /// with its metadata when it is there.
-    fn at(&mut self, path: &BStr, abs: &Path) -> (Disk, Option<Metadata>) {
+    /// What the working tree at `workdir` holds at the repository-relative `path`
+    /// (`abs` on disk), with its stat data when it is there.
+    fn at(&mut self, workdir: &Path, path: &BStr, abs: &Path) -> (Disk, Option<Stat>) {
         if !self.dir_is_real(path, abs) {
             return (Disk::Missing, None);
         }
-        let Ok(meta) = Metadata::from_path_no_follow(abs) else {
+        let stat = self.stat.get_or_insert_with(|| DirStat::new(workdir));
+        let Some(now) = stat.lstat(path) else {
             return (Disk::Missing, None);
         };
-        let disk = if meta.is_symlink() {
-            Disk::Link
-        } else if meta.is_file() {
-            Disk::File
-        } else if meta.is_dir() && abs.join(".git").exists() {
-            Disk::Repository
-        } else {
-            Disk::Other
+        let disk = match now.kind {
+            FileKind::Link => Disk::Link,
+            FileKind::File => Disk::File,
+            FileKind::Dir if abs.join(".git").exists() => Disk::Repository,
+            FileKind::Dir | FileKind::Other => Disk::Other,
         };
-        (disk, Some(meta))
+        (disk, Some(now.stat))
     }
 
     /// True when every directory above `path` is a directory, not a link or a file.
@@ -314,7 +319,9 @@ impl Probe {
 }
 
 /// The files and links of the working tree the index doesn't hold and no `.gitignore`
-/// ignores; nested repositories (submodules among them) are not entered.
+/// ignores; nested repositories (submodules among them) are not entered. `ignore`'s
+/// parallel walker on one thread, which learns whether a directory holds a `.gitignore`
+/// from reading it rather than asking the file system for each name; walk order.
 fn untracked(workdir: &Path, index: &gix::index::File) -> Result<Vec<Seen>> {
     let mut walk = ignore::WalkBuilder::new(workdir);
     walk.hidden(false)
@@ -325,6 +332,7 @@ fn untracked(workdir: &Path, index: &gix::index::File) -> Result<Vec<Seen>> {
         .ignore(false)
         .parents(false)
         .require_git(false)
+        .threads(1)
         .filter_entry(|e| {
             let nested = e.depth() > 0
                 && e.file_type().is_some_and(|t| t.is_dir())
@@ -332,25 +340,51 @@ fn untracked(workdir: &Path, index: &gix::index::File) -> Result<Vec<Seen>> {
             e.file_name() != ".git" && !nested
         });
     let entries = index.entries();
-    let mut seen = Vec::new();
-    for entry in walk.build() {
-        let entry = entry.with_context(|| format!("listing {}", workdir.display()))?;
-        let now = match entry.file_type() {
-            Some(t) if t.is_symlink() => Kind::Link,
-            Some(t) if t.is_file() => Kind::File,
-            _ => continue,
-        };
-        let rel = entry.path().strip_prefix(workdir).unwrap_or(entry.path());
-        let Ok(rel) = gix::path::into_bstr(rel) else {
-            continue;
-        };
-        let path = gix::path::to_unix_separators_on_windows(rel).into_owned();
-        let held = entries
-            .binary_search_by(|e| e.path(index).cmp(path.as_bstr()))
-            .is_ok();
-        if !held {
-            seen.push(Seen::Untracked { path, now });
-        }
+    let found = std::sync::Mutex::new((Vec::new(), None));
+    walk.build_parallel().run(|| {
+        Box::new(|entry| {
+            let Ok(mut found) = found.lock() else {
+                return ignore::WalkState::Quit;
+            };
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    found.1 = Some(e);
+                    return ignore::WalkState::Quit;
+                }
+            };
+            if let Some(seen) = untracked_entry(workdir, entries, index, &entry) {
+                found.0.push(seen);
+            }
+            ignore::WalkState::Continue
+        })
+    });
+    let (seen, error) = found
+        .into_inner()
+        .map_err(|_| anyhow::anyhow!("listing {}", workdir.display()))?;
+    match error {
+        Some(e) => Err(e).with_context(|| format!("listing {}", workdir.display())),
+        None => Ok(seen),
     }
-    Ok(seen)
+}
+
+/// The walk's `entry` as untracked, when it is a file or a link the index doesn't hold.
+fn untracked_entry(
+    workdir: &Path,
+    entries: &[gix::index::Entry],
+    index: &gix::index::File,
+    entry: &ignore::DirEntry,
+) -> Option<Seen> {
+    let now = match entry.file_type() {
+        Some(t) if t.is_symlink() => Kind::Link,
+        Some(t) if t.is_file() => Kind::File,
+        _ => return None,
+    };
+    let rel = entry.path().strip_prefix(workdir).unwrap_or(entry.path());
+    let rel = gix::path::into_bstr(rel).ok()?;
+    let path = gix::path::to_unix_separators_on_windows(rel).into_owned();
+    let held = entries
+        .binary_search_by(|e| e.path(index).cmp(path.as_bstr()))
+        .is_ok();
+    (!held).then_some(Seen::Untracked { path, now })
 }

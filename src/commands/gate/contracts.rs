@@ -21,10 +21,12 @@ pub(super) fn check(base: &TreeSource, judged: &BranchTree, changes: &[Change]) 
     if changes.is_empty() {
         return Ok(Outcome::default());
     }
-    let at_base = Listing::new(base.entries()?);
-    if !changes.iter().any(|c| may_lie_in_a_tree(c, &at_base)) {
+    // Where the base holds no README above any change, nothing is listed.
+    let readme_dirs = base.readme_dirs()?;
+    if !changes.iter().any(|c| may_lie_in_a_tree(c, &readme_dirs)) {
         return Ok(Outcome::default());
     }
+    let at_base = Listing::new(base.entries()?);
     let work = Listing::new(judged.entries()?);
     let dirs = touched(changes, &work, &at_base);
     contracts::check(
@@ -51,14 +53,14 @@ fn paths(change: &Change) -> impl Iterator<Item = &str> {
 
 /// False when a change can't lie in a managed tree: it is no README itself (a contract
 /// the branch adds or edits) and no directory above it holds a README at the base (an
-/// unchanged contract of the working tree is one at the base too). Saves listing the
-/// working tree in repositories without contracts.
-fn may_lie_in_a_tree(change: &Change, base: &Listing) -> bool {
+/// unchanged contract of the working tree is one at the base too). `readme_dirs`: the
+/// base's directories that hold a README ([`TreeSource::readme_dirs`]). Saves listing
+/// both trees in repositories without contracts.
+fn may_lie_in_a_tree(change: &Change, readme_dirs: &BTreeSet<String>) -> bool {
     paths(change).any(|path| {
         let holder = relpath::parent(path);
         let above = relpath::self_and_ancestors(holder);
-        is_readme(relpath::file_name(path))
-            || above.iter().any(|d| !base.readmes(d).files.is_empty())
+        is_readme(relpath::file_name(path)) || above.iter().any(|d| readme_dirs.contains(*d))
     })
 }
 
