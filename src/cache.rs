@@ -21,10 +21,11 @@ use crate::model::{FileOutcome, Language, SkipReason};
 
 use store::{Store, KEY_LEN};
 
-/// The versions a cache entry must have been written by: the shard format, structgate,
-/// the measurer's source (a digest, see build.rs) and the locked grammar crates.
+/// The versions a cache entry must have been written by: the shard and entry format
+/// (`v3`: a file's unit names as one text), structgate, the measurer's source (a digest,
+/// see build.rs) and the locked grammar crates.
 const STAMP: &str = concat!(
-    "v2 structgate ",
+    "v3 structgate ",
     env!("CARGO_PKG_VERSION"),
     " measurer ",
     env!("STRUCTGATE_MEASURER_DIGEST"),

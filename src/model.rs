@@ -8,6 +8,9 @@ pub use metric::{Metric, MetricDef, Scope, Source, METRICS};
 
 mod merge;
 pub mod metric;
+mod name;
+
+pub use name::Name;
 
 /// Makes [`Language`] and [`Language::ALL`] of the list in src/lang/languages.rs; what
 /// each language is — its name, extensions, grammar and rules — is its record
@@ -54,7 +57,7 @@ impl UnitKind {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unit {
     /// The unit key: `PriceRules.Calculate`, `<Parser as Iterator>::next`, ...
-    pub name: String,
+    pub name: Name,
     pub kind: UnitKind,
     /// 1-based, inclusive.
     pub start_line: u32,
@@ -73,7 +76,7 @@ impl Unit {
     /// A unit spanning `start_line..=end_line`, its stored values 0 until set.
     pub fn new(name: String, kind: UnitKind, start_line: u32, end_line: u32) -> Unit {
         Unit {
-            name,
+            name: Name::from(name),
             kind,
             start_line,
             end_line,
@@ -131,7 +134,9 @@ pub struct FileMeasure {
     pub lines: u64,
     /// How many type declarations the file holds, nested ones included, impls not.
     pub types: u64,
-    /// Units sorted by start line (then end line descending, then name).
+    /// Units sorted by start line (then end line descending, then name); the cache keeps
+    /// their names as one text ([`name::units`]).
+    #[serde(with = "name::units")]
     pub units: Vec<Unit>,
     /// Non-fatal problems, e.g. a preprocessor directive inside a block comment.
     pub warnings: Vec<String>,
@@ -231,7 +236,7 @@ impl<'a> ValueRef<'a> {
     fn of(path: &'a str, unit: &'a Unit, metric: Metric, value: u64) -> Self {
         ValueRef {
             path,
-            unit: &unit.name,
+            unit: unit.name.as_str(),
             metric,
             value,
             start_line: unit.start_line,

@@ -243,6 +243,23 @@ fn truncated_garbage_and_foreign_shards_are_never_trusted() {
     assert_eq!(s, stats(n, 0));
 }
 
+/// The entry format is part of the stamp: a cache of the previous format (`v2`, a text
+/// per unit name) is ignored whole and measured afresh, never read in the new one.
+#[test]
+fn a_cache_of_the_previous_entry_format_is_ignored_whole() {
+    assert!(STAMP.starts_with("v3 structgate "), "{STAMP}");
+    let dir = tempfile::tempdir().unwrap();
+    let options = Options::default();
+    let n = parsed_count();
+    let previous = STAMP.replacen("v3 ", "v2 ", 1);
+    run(cache_in(dir.path(), &previous), &options);
+    let (outcomes, s) = run(cache_in(dir.path(), STAMP), &options);
+    assert_eq!(s, stats(n, 0));
+    assert_eq!(outcomes, direct(&options));
+    let (_, s) = run(cache_in(dir.path(), STAMP), &options);
+    assert_eq!(s, stats(0, n));
+}
+
 #[test]
 fn concurrent_runs_keep_each_others_entries() {
     let dir = tempfile::tempdir().unwrap();

@@ -22,7 +22,7 @@ impl BaseCounts {
         let mut counts = HashMap::new();
         for unit in &m.units {
             for (metric, _) in unit.values() {
-                *counts.entry((metric, unit.name.clone())).or_default() += 1;
+                *counts.entry((metric, unit.name.to_string())).or_default() += 1;
             }
         }
         BaseCounts(counts)
