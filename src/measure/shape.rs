@@ -295,11 +295,11 @@ impl Roots {
 /// The shape of the function unit whose code is `nodes` (one node; several for C#'s
 /// top-level statements), `function` its node with the parameters (if any). `roots`
 /// holds every function unit's root of the file; `trace` gets what each node added.
-fn shape(
+fn shape<'t>(
     lang: &Lang,
-    function: Option<Node>,
-    nodes: &[Node],
-    leave: (&Roots, &Marks),
+    function: Option<Node<'t>>,
+    nodes: &[Node<'t>],
+    (leave, scratch): ((&Roots, &Marks), &mut pass::Scratch<'t>),
     src: &[u8],
     mut trace: Option<&mut Vec<(usize, Added)>>,
 ) -> Shape {
@@ -307,7 +307,7 @@ fn shape(
     let params = function.map_or(0, |f| (forms.params)(f, src));
     let mut pass = pass::Pass::new(forms, table(lang), leave, src);
     for node in nodes {
-        pass.unit_code(*node, trace.as_deref_mut());
+        pass.unit_code(*node, scratch, trace.as_deref_mut());
     }
     Shape {
         params,
@@ -334,15 +334,18 @@ pub fn set_shapes<'t>(
     }
     let roots = Roots::new(functions.iter().map(|(_, n)| n.id()).collect());
     let marks = Marks::of(forms(lang), src);
+    let mut scratch = pass::Scratch::new();
     for &(index, code) in functions {
         let traced = trace.as_deref_mut();
-        let shape = shape(lang, Some(code), &[code], (&roots, &marks), src, traced);
+        let leave = ((&roots, &marks), &mut scratch);
+        let shape = shape(lang, Some(code), &[code], leave, src, traced);
         if let Some(unit) = units.get_mut(index) {
             shape.set_on(unit);
         }
     }
     if let (Some(code), Some(unit)) = (entry_code, units.last_mut()) {
-        shape(lang, None, &code, (&roots, &marks), src, trace).set_on(unit);
+        let leave = ((&roots, &marks), &mut scratch);
+        shape(lang, None, &code, leave, src, trace).set_on(unit);
     }
 }
 

@@ -38,25 +38,27 @@ impl Marks {
             .iter()
             .map(|m| m.as_bytes())
             .partition(|m| m.first().is_some_and(|b| is_word_byte(*b)));
-        // What a byte may start: a word mark, a sign mark.
-        let mut starts = [(false, false); 256];
+        // What a byte may start: the lengths of the word marks it starts (a bit per
+        // length), a sign mark.
+        let mut starts = [(0u64, false); 256];
         for word in &words {
-            starts[usize::from(word[0])].0 = true;
+            starts[usize::from(word[0])].0 |= 1u64 << word.len().min(63);
         }
         for sign in &signs {
             starts[usize::from(sign[0])].1 = true;
         }
-        let longest = words.iter().map(|w| w.len()).max().unwrap_or(0);
         let mut offsets = Vec::new();
         let mut i = 0;
         while let Some(&byte) = src.get(i) {
-            let (word_start, sign_start) = starts[usize::from(byte)];
+            let (word_lengths, sign_start) = starts[usize::from(byte)];
             if is_word_byte(byte) {
-                let mut end = i + 1;
-                while src.get(end).is_some_and(|b| is_word_byte(*b)) {
-                    end += 1;
-                }
-                if word_start && end - i <= longest && words.contains(&&src[i..end]) {
+                let length = src[i + 1..]
+                    .iter()
+                    .position(|b| !is_word_byte(*b))
+                    .map_or(src.len() - i, |n| n + 1);
+                let end = i + length;
+                let may_be = word_lengths >> length.min(63) & 1 == 1;
+                if may_be && words.contains(&&src[i..end]) {
                     offsets.push(i);
                 }
                 i = end;

@@ -10,22 +10,35 @@ use super::{
     DECISION_OPS, SEQUENCE_OPS,
 };
 
-/// Moves the cursor to the next node after the current one and all it holds, within the
-/// root (`depth` 0); `false` when there is none. `left` holds the siblings left after the
-/// node at each depth: the cursor is never asked for a sibling after the last, which
-/// costs it a search.
-fn next_sibling_or_above(cursor: &mut TreeCursor, depth: &mut usize, left: &mut [usize]) -> bool {
-    while *depth > 0 {
-        if left[*depth] > 0 {
-            left[*depth] -= 1;
-            if cursor.goto_next_sibling() {
-                return true;
-            }
+/// The cursor, and the stacks a pass keeps per depth, made once for all the function
+/// units of a file: a unit's pass resets them instead of allocating its own.
+pub(super) struct Scratch<'t> {
+    cursor: Option<TreeCursor<'t>>,
+    open: Vec<Open>,
+    /// The siblings left after the node at each depth (the root: none of its own).
+    left: Vec<usize>,
+}
+
+impl<'t> Scratch<'t> {
+    pub(super) fn new() -> Self {
+        Scratch {
+            cursor: None,
+            open: Vec::new(),
+            left: Vec::new(),
         }
-        cursor.goto_parent();
-        *depth -= 1;
     }
-    false
+
+    /// The cursor on `root`, the stacks empty.
+    fn start(&mut self, root: Node<'t>) -> (&mut TreeCursor<'t>, &mut Vec<Open>, &mut Vec<usize>) {
+        self.open.clear();
+        self.left.clear();
+        self.left.push(0);
+        if let Some(cursor) = &mut self.cursor {
+            cursor.reset(root);
+        }
+        let cursor = self.cursor.get_or_insert_with(|| root.walk());
+        (cursor, &mut self.open, &mut self.left)
+    }
 }
 
 /// Where a node stands: the levels its position gives it.
@@ -73,11 +86,12 @@ enum Rule {
     Chain(Frame),
 }
 
-/// A node on the cursor's way down: how it places its children, and how many named
-/// children it has placed.
+/// A node on the cursor's way down: how it places its children, how many named
+/// children it has placed, and where it ends.
 struct Open {
     rule: Rule,
     named: usize,
+    end: usize,
 }
 
 /// The pass's running values and what it reads.
@@ -92,6 +106,8 @@ pub(super) struct Pass<'a> {
     pub(super) cognitive: u32,
     /// The named nodes counted, those the marks left out not among them.
     pub(super) entered: u32,
+    /// The cursor's moves to a next sibling.
+    pub(super) steps: u32,
 }
 
 impl<'a> Pass<'a> {
@@ -111,19 +127,22 @@ impl<'a> Pass<'a> {
             cyclomatic: 1,
             cognitive: 0,
             entered: 0,
+            steps: 0,
         }
     }
 
     /// Counts the code under `root`, one of the unit's own nodes, leaving out the other
     /// function units, decorators, annotations and attributes.
-    pub(super) fn unit_code(&mut self, root: Node, mut trace: Option<&mut Vec<(usize, Added)>>) {
-        let mut cursor = root.walk();
-        let mut open: Vec<Open> = Vec::new();
-        // The siblings left after the node at each depth (the root: none of its own).
-        let mut left: Vec<usize> = vec![0];
+    pub(super) fn unit_code<'t>(
+        &mut self,
+        root: Node<'t>,
+        scratch: &mut Scratch<'t>,
+        mut trace: Option<&mut Vec<(usize, Added)>>,
+    ) {
+        let (cursor, open, left) = scratch.start(root);
         let mut depth = 0usize;
         loop {
-            let entered = self.enter_at(&cursor, &mut open, depth, trace.as_deref_mut());
+            let entered = self.enter_at(cursor, open, depth, trace.as_deref_mut());
             let children = if entered {
                 cursor.node().child_count()
             } else {
@@ -133,8 +152,47 @@ impl<'a> Pass<'a> {
                 depth += 1;
                 left.truncate(depth);
                 left.push(children - 1);
-            } else if !next_sibling_or_above(&mut cursor, &mut depth, &mut left) {
+            } else if !self.next_sibling_or_above(cursor, open, &mut depth, left) {
                 return;
+            }
+        }
+    }
+
+    /// Moves the cursor to the next node after the current one and all it holds, within
+    /// the root (`depth` 0); `false` when there is none. `left` holds the siblings left
+    /// after the node at each depth: the cursor is never asked for a sibling after the
+    /// last, which costs it a search; nor for the siblings after a node when its parent
+    /// places them all alike (no structure's header or body) and no mark stands in the
+    /// parent's bytes after it: none of them would be entered.
+    fn next_sibling_or_above(
+        &mut self,
+        cursor: &mut TreeCursor,
+        open: &[Open],
+        depth: &mut usize,
+        left: &mut [usize],
+    ) -> bool {
+        while *depth > 0 {
+            if left[*depth] > 0 && self.more_after(cursor, &open[*depth - 1]) {
+                left[*depth] -= 1;
+                self.steps += 1;
+                if cursor.goto_next_sibling() {
+                    return true;
+                }
+            }
+            cursor.goto_parent();
+            *depth -= 1;
+        }
+        false
+    }
+
+    /// Whether a sibling after the cursor's node, under `parent`, may be entered: a
+    /// structure places its children by field (an `else` is entered without a mark);
+    /// any other parent's children are entered only for a mark in their bytes.
+    fn more_after(&self, cursor: &TreeCursor, parent: &Open) -> bool {
+        match parent.rule {
+            Rule::Structure { .. } => true,
+            Rule::Same(_) | Rule::Chain(_) => {
+                self.marks.any_in(cursor.node().end_byte(), parent.end)
             }
         }
     }
@@ -173,7 +231,11 @@ impl<'a> Pass<'a> {
             return false;
         };
         open.truncate(depth);
-        open.push(Open { rule, named: 0 });
+        open.push(Open {
+            rule,
+            named: 0,
+            end: node.end_byte(),
+        });
         true
     }
 

@@ -2,7 +2,7 @@
 //! (docs/src/reference/metrics.md#shape-metrics).
 
 use super::marks::Marks;
-use super::pass::Pass;
+use super::pass::{Pass, Scratch};
 use super::{forms, table, Roots};
 use crate::lang::Lang;
 use crate::measure::parse::parse;
@@ -24,19 +24,39 @@ fn a_word_mark_counts_as_a_whole_word_and_a_sign_anywhere() {
     assert_eq!(offsets("a.rs", "x=>match y {_=>loop{}}"), [1, 3, 13, 15]);
 }
 
-/// The named nodes the pass counts in the only function of `src`, and its values.
-fn entered(path: &str, src: &str) -> (u32, [u32; 3]) {
+/// The pass over the only function of `src`.
+fn pass_over(path: &str, src: &str) -> (u32, u32, [u32; 3]) {
     let lang = Lang::for_path(path).unwrap();
     let tree = parse(lang, src, std::time::Duration::ZERO).unwrap();
     let function = tree.root_node().named_child(0).unwrap();
     let roots = Roots::new(vec![function.id()]);
     let marks = Marks::of(forms(lang), src.as_bytes());
     let mut pass = Pass::new(forms(lang), table(lang), (&roots, &marks), src.as_bytes());
-    pass.unit_code(function, None);
+    pass.unit_code(function, &mut Scratch::new(), None);
     (
         pass.entered,
+        pass.steps,
         [pass.nesting, pass.cyclomatic, pass.cognitive],
     )
+}
+
+/// The named nodes the pass counts in the only function of `src`, and its values.
+fn entered(path: &str, src: &str) -> (u32, [u32; 3]) {
+    let (entered, _, values) = pass_over(path, src);
+    (entered, values)
+}
+
+#[test]
+fn the_pass_leaves_the_siblings_after_the_last_mark_unvisited() {
+    // The block's statements after the `if` hold no mark: the cursor steps through the
+    // function's `def`, name, parameters, `:` and block (4), the `if`'s keyword,
+    // condition, `:` and body (3), and no further.
+    let tail = "    x = 1\n    y = 2\n    z = 3\n    return x\n";
+    let src = format!("def f(a):\n    if a:\n        return 1\n{tail}");
+    assert_eq!(pass_over("a.py", &src), (3, 7, [1, 2, 1]));
+    // The same statements before it are each stepped over (4 more).
+    let src = format!("def f(a):\n{tail}    if a:\n        return 1\n");
+    assert_eq!(pass_over("a.py", &src), (3, 11, [1, 2, 1]));
 }
 
 #[test]
