@@ -295,29 +295,50 @@ impl Anonymous {
         to: usize,
     ) -> Vec<(usize, usize, Option<&'static str>)> {
         let mut found = Vec::new();
-        let mut stack = vec![node];
-        while let Some(n) = stack.pop() {
-            if n.end_byte() <= from || n.start_byte() >= to {
+        // One cursor down and across `node`'s subtree, in order; a node outside
+        // `from..to` is left with all it holds.
+        let mut cursor = node.walk();
+        loop {
+            let n = cursor.node();
+            if self.descend_for_callee(n, (from, to), &mut found) && cursor.goto_first_child() {
                 continue;
             }
-            if self.comments.contains(&n.kind()) {
-                found.push((n.start_byte().max(from), n.end_byte().min(to), Some("")));
-                continue;
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    found.sort_unstable();
+                    return found;
+                }
             }
-            let inside = n.start_byte() >= from && n.end_byte() <= to;
-            if inside && self.functions.contains(&n.kind()) {
-                found.push((n.start_byte(), n.end_byte(), Some("<anonymous>")));
-                continue;
-            }
-            if inside && self.strings.contains(&n.kind()) {
-                found.push((n.start_byte(), n.end_byte(), None));
-                continue;
-            }
-            let mut cursor = n.walk();
-            stack.extend(n.children(&mut cursor));
         }
-        found.sort_unstable();
-        found
+    }
+
+    /// One node of [`Anonymous::left_out_of_callee`]'s walk: what it writes otherwise,
+    /// if anything, into `found`; whether to go into its children.
+    fn descend_for_callee(
+        &self,
+        n: Node,
+        (from, to): (usize, usize),
+        found: &mut Vec<(usize, usize, Option<&'static str>)>,
+    ) -> bool {
+        let (start, end) = (n.start_byte(), n.end_byte());
+        if end <= from || start >= to {
+            return false;
+        }
+        let kind = n.kind();
+        if self.comments.contains(&kind) {
+            found.push((start.max(from), end.min(to), Some("")));
+            return false;
+        }
+        let inside = start >= from && end <= to;
+        if inside && self.functions.contains(&kind) {
+            found.push((start, end, Some("<anonymous>")));
+            return false;
+        }
+        if inside && self.strings.contains(&kind) {
+            found.push((start, end, None));
+            return false;
+        }
+        true
     }
 
     /// A plain string literal's text between its delimiters, as written, cut to 40

@@ -171,6 +171,17 @@ pub(super) struct Table {
     forms: Vec<Form>,
     /// Kinds that are bodies of a structure they stand in (see [`Forms::bodies`]).
     bodies: Vec<bool>,
+    /// The ids of the fields the pass asks for.
+    pub(super) fields: Fields,
+}
+
+/// The ids of the fields the pass asks for in one grammar, `None` where it has none.
+pub(super) struct Fields {
+    pub(super) operator: Option<u16>,
+    pub(super) condition: Option<u16>,
+    pub(super) alternative: Option<u16>,
+    pub(super) left: Option<u16>,
+    pub(super) right: Option<u16>,
 }
 
 fn table(lang: &Lang) -> &'static Table {
@@ -204,9 +215,17 @@ fn build_table(lang: &Lang, forms: &Forms) -> Table {
         (forms.let_else, Form::LetElse),
         (forms.let_chains, Form::LetChain),
     ];
+    let field = |name: &str| grammar.field_id_for_name(name).map(|id| id.get());
     let mut table = Table {
         forms: vec![Form::Plain; count],
         bodies: vec![false; count],
+        fields: Fields {
+            operator: field("operator"),
+            condition: field("condition"),
+            alternative: field("alternative"),
+            left: field("left"),
+            right: field("right"),
+        },
     };
     for id in 0..count {
         let id16 = u16::try_from(id).unwrap_or(u16::MAX);
@@ -233,6 +252,11 @@ impl Table {
             .get(usize::from(node.kind_id()))
             .copied()
             .unwrap_or(Form::Plain)
+    }
+
+    /// `node`'s child in the field of id `field`.
+    pub(super) fn child<'t>(&self, node: Node<'t>, field: Option<u16>) -> Option<Node<'t>> {
+        node.child_by_field_id(field?)
     }
 
     pub(super) fn is_body_kind(&self, node: Node) -> bool {
@@ -349,9 +373,36 @@ pub fn set_shapes<'t>(
     }
 }
 
+/// A field of a grammar, its id looked up by name once (`child_by_field_name` compares
+/// the grammar's field names one by one on every call): for a language that one grammar
+/// parses, whose shape forms alone use the static.
+pub(super) struct Field {
+    name: &'static str,
+    id: OnceLock<Option<u16>>,
+}
+
+impl Field {
+    pub(super) const fn new(name: &'static str) -> Field {
+        Field {
+            name,
+            id: OnceLock::new(),
+        }
+    }
+
+    /// `node`'s child in this field.
+    pub(super) fn of<'t>(&self, node: Node<'t>) -> Option<Node<'t>> {
+        let id = self.id.get_or_init(|| {
+            let language = node.language();
+            language.field_id_for_name(self.name).map(|id| id.get())
+        });
+        node.child_by_field_id((*id)?)
+    }
+}
+
 /// The operator of a binary node or assignment (`&&`, `and`, `??=`); `""` without one.
-pub(super) fn operator(node: Node) -> &'static str {
-    node.child_by_field_name("operator")
+pub(super) fn operator(table: &Table, node: Node) -> &'static str {
+    table
+        .child(node, table.fields.operator)
         .map_or("", |op| op.kind())
 }
 

@@ -6,7 +6,10 @@
 
 use tree_sitter::Node;
 
-use super::Forms;
+use super::{Field, Forms};
+
+/// The field of a function's parameter list.
+static PARAMETERS: Field = Field::new("parameters");
 
 pub static FORMS: Forms = Forms {
     ifs: &["if_statement"],
@@ -69,7 +72,7 @@ fn case_decisions(node: Node, _: &[u8]) -> u32 {
 /// lambda: each `parameter` but an extension method's `this`, and a `params` array
 /// (written in the list without a `parameter` node of its own).
 fn params(node: Node, src: &[u8]) -> u32 {
-    let Some(list) = node.child_by_field_name("parameters") else {
+    let Some(list) = PARAMETERS.of(node) else {
         return 0;
     };
     if list.kind() == "implicit_parameter" || list.kind() == "identifier" {

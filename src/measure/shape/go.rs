@@ -5,7 +5,10 @@
 
 use tree_sitter::Node;
 
-use super::Forms;
+use super::{Field, Forms};
+
+/// The field of a function's parameter list.
+static PARAMETERS: Field = Field::new("parameters");
 
 pub static FORMS: Forms = Forms {
     ifs: &["if_statement"],
@@ -49,7 +52,7 @@ pub static FORMS: Forms = Forms {
 /// Each name of the parameter list (an unnamed parameter counts 1); the receiver is a
 /// field of its own.
 fn params(node: Node, _: &[u8]) -> u32 {
-    let Some(list) = node.child_by_field_name("parameters") else {
+    let Some(list) = PARAMETERS.of(node) else {
         return 0;
     };
     let mut cursor = list.walk();

@@ -6,7 +6,10 @@
 
 use tree_sitter::Node;
 
-use super::{count_named, Forms};
+use super::{count_named, Field, Forms};
+
+/// The field of a function's parameter list.
+static PARAMETERS: Field = Field::new("parameters");
 
 pub static FORMS: Forms = Forms {
     ifs: &["if_statement"],
@@ -54,7 +57,7 @@ fn case_decisions(node: Node, _: &[u8]) -> u32 {
 /// The parameters of a method, constructor or lambda, the receiver parameter not
 /// counted.
 fn params(node: Node, _: &[u8]) -> u32 {
-    let Some(list) = node.child_by_field_name("parameters") else {
+    let Some(list) = PARAMETERS.of(node) else {
         return 0;
     };
     match list.kind() {

@@ -278,8 +278,11 @@ impl<'a> Pass<'a> {
             added.level = frame.depth;
         }
         if let Some(deeper) = self.structure(node, frame, form, &mut added) {
-            let by_position =
-                form == Form::Conditional && node.child_by_field_name("condition").is_none();
+            let by_position = form == Form::Conditional
+                && self
+                    .table
+                    .child(node, self.table.fields.condition)
+                    .is_none();
             let at = Frame::at(frame.depth, frame.level);
             let rule = Rule::Structure {
                 form,
@@ -318,7 +321,12 @@ impl<'a> Pass<'a> {
                 added.cyclomatic = u32::from(matches!(form, Form::If | Form::Loop));
                 Some((1, 1))
             }
-            Form::LetElse if node.child_by_field_name("alternative").is_some() => {
+            Form::LetElse
+                if self
+                    .table
+                    .child(node, self.table.fields.alternative)
+                    .is_some() =>
+            {
                 added.level = depth + 1;
                 added.cyclomatic = 1;
                 nested(added);
@@ -345,7 +353,7 @@ impl<'a> Pass<'a> {
             Form::Case => added.cyclomatic = (self.forms.case_decisions)(node, self.src),
             Form::Guard | Form::Clause => added.cyclomatic = 1,
             Form::Binary => {
-                let op = operator(node);
+                let op = operator(self.table, node);
                 added.cyclomatic = u32::from(DECISION_OPS.contains(&op));
                 seq = SEQUENCE_OPS.contains(&op);
                 if seq && !frame.seq {
@@ -353,7 +361,7 @@ impl<'a> Pass<'a> {
                 }
             }
             Form::Assignment => {
-                added.cyclomatic = u32::from(ASSIGNMENT_OPS.contains(&operator(node)));
+                added.cyclomatic = u32::from(ASSIGNMENT_OPS.contains(&operator(self.table, node)));
             }
             Form::LetChain => {
                 let mut cursor = node.walk();
@@ -452,11 +460,12 @@ fn sequences(table: &Table, node: Node) -> u32 {
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {
         let n = through_parens(table, n);
-        if table.form(n) == Form::Binary && SEQUENCE_OPS.contains(&operator(n)) {
+        if table.form(n) == Form::Binary && SEQUENCE_OPS.contains(&operator(table, n)) {
             // In order: left, operator, right; pushed reversed.
-            stack.extend(n.child_by_field_name("right"));
-            stack.extend(n.child_by_field_name("operator"));
-            stack.extend(n.child_by_field_name("left"));
+            let fields = &table.fields;
+            stack.extend(table.child(n, fields.right));
+            stack.extend(table.child(n, fields.operator));
+            stack.extend(table.child(n, fields.left));
         } else if !n.is_named() && SEQUENCE_OPS.contains(&n.kind()) {
             ops.push(n.kind());
         }

@@ -7,7 +7,10 @@
 
 use tree_sitter::Node;
 
-use super::{count_named, Forms};
+use super::{count_named, Field, Forms};
+
+/// The field of a function's parameter list.
+static PARAMETERS: Field = Field::new("parameters");
 
 pub static FORMS: Forms = Forms {
     ifs: &["if_statement", "elif_clause"],
@@ -57,7 +60,7 @@ fn case_decisions(node: Node, src: &[u8]) -> u32 {
 /// The parameters of a `def` or lambda but the `*` and `/` markers, less a method's
 /// receiver.
 fn params(node: Node, src: &[u8]) -> u32 {
-    let Some(list) = node.child_by_field_name("parameters") else {
+    let Some(list) = PARAMETERS.of(node) else {
         return 0;
     };
     let count = count_named(list, &["keyword_separator", "positional_separator"]);

@@ -6,7 +6,12 @@
 
 use tree_sitter::Node;
 
-use super::{count_named, Forms};
+use super::{Field, Forms};
+
+/// The field of a function's parameter list.
+static PARAMETERS: Field = Field::new("parameters");
+/// The field of a parameter's or an arm's pattern.
+static PATTERN: Field = Field::new("pattern");
 
 pub static FORMS: Forms = Forms {
     ifs: &["if_expression"],
@@ -40,7 +45,7 @@ pub static FORMS: Forms = Forms {
 
 /// An arm: 1 unless its pattern is a lone `_` without a guard; a guard 1 more.
 fn case_decisions(node: Node, src: &[u8]) -> u32 {
-    let Some(pattern) = node.child_by_field_name("pattern") else {
+    let Some(pattern) = PATTERN.of(node) else {
         return 1;
     };
     if pattern.child_by_field_name("condition").is_some() {
@@ -52,15 +57,18 @@ fn case_decisions(node: Node, src: &[u8]) -> u32 {
 /// The parameters of a function or closure, `self` in any form not counted (`&self`,
 /// `mut self`, `self: Box<Self>`).
 fn params(node: Node, _: &[u8]) -> u32 {
-    let Some(list) = node.child_by_field_name("parameters") else {
+    let Some(list) = PARAMETERS.of(node) else {
         return 0;
     };
+    // Every named child that is no comment, `self` parameter or attribute, nor a
+    // `self: Box<Self>` (a `parameter` whose pattern is `self`).
     let mut cursor = list.walk();
-    let typed_self = list.named_children(&mut cursor).filter(|p| {
-        p.kind() == "parameter"
-            && p.child_by_field_name("pattern")
-                .is_some_and(|pattern| pattern.kind() == "self")
+    let counted = list.named_children(&mut cursor).filter(|p| {
+        let kind = p.kind();
+        !p.is_extra()
+            && kind != "self_parameter"
+            && kind != "attribute_item"
+            && !(kind == "parameter" && PATTERN.of(*p).is_some_and(|at| at.kind() == "self"))
     });
-    let typed_self = u32::try_from(typed_self.count()).unwrap_or(0);
-    count_named(list, &["self_parameter", "attribute_item"]).saturating_sub(typed_self)
+    u32::try_from(counted.count()).unwrap_or(u32::MAX)
 }

@@ -73,3 +73,22 @@ fn the_pass_enters_only_nodes_whose_bytes_hold_a_mark_or_an_else() {
     assert_eq!(entered("a.js", src).1, [0, 1, 0]);
     assert_eq!(entered("a.js", "function f(a) { return [1, 2]; }").0, 0);
 }
+
+#[test]
+fn a_field_looked_up_once_gives_the_child_its_name_gives() {
+    let field = super::Field::new("parameters");
+    let lang = Lang::for_path("a.rs").unwrap();
+    let src = "fn f(self: Box<Self>, a: u8) {}\nstruct S;\n";
+    let tree = parse(lang, src, std::time::Duration::ZERO).unwrap();
+    let function = tree.root_node().named_child(0).unwrap();
+    let list = field.of(function).unwrap();
+    assert_eq!(Some(list), function.child_by_field_name("parameters"));
+    assert_eq!(
+        list.utf8_text(src.as_bytes()),
+        Ok("(self: Box<Self>, a: u8)")
+    );
+    // Asked again, and of a node without the field.
+    assert_eq!(field.of(function), Some(list));
+    assert_eq!(field.of(tree.root_node().named_child(1).unwrap()), None);
+    assert_eq!((forms(lang).params)(function, src.as_bytes()), 1);
+}
