@@ -39,35 +39,47 @@ impl Marks {
             .map(|m| m.as_bytes())
             .partition(|m| m.first().is_some_and(|b| is_word_byte(*b)));
         // What a byte may start: the lengths of the word marks it starts (a bit per
-        // length), a sign mark.
-        let mut starts = [(0u64, false); 256];
+        // length), a sign mark; most bytes start neither and are passed over.
+        let mut lengths = [0u64; 256];
+        let mut may_start = [false; 256];
         for word in &words {
-            starts[usize::from(word[0])].0 |= 1u64 << word.len().min(63);
+            lengths[usize::from(word[0])] |= 1u64 << word.len().min(63);
+            may_start[usize::from(word[0])] = true;
         }
         for sign in &signs {
-            starts[usize::from(sign[0])].1 = true;
+            may_start[usize::from(sign[0])] = true;
         }
         let mut offsets = Vec::new();
         let mut i = 0;
         while let Some(&byte) = src.get(i) {
-            let (word_lengths, sign_start) = starts[usize::from(byte)];
-            if is_word_byte(byte) {
-                let length = src[i + 1..]
-                    .iter()
-                    .position(|b| !is_word_byte(*b))
-                    .map_or(src.len() - i, |n| n + 1);
-                let end = i + length;
-                let may_be = word_lengths >> length.min(63) & 1 == 1;
-                if may_be && words.contains(&&src[i..end]) {
-                    offsets.push(i);
-                }
-                i = end;
+            if !may_start[usize::from(byte)] {
+                i += 1;
                 continue;
             }
-            if sign_start && signs.iter().any(|s| src[i..].starts_with(s)) {
+            let word_lengths = lengths[usize::from(byte)];
+            if word_lengths == 0 {
+                // A sign mark's first byte is no word's.
+                if signs.iter().any(|s| src[i..].starts_with(s)) {
+                    offsets.push(i);
+                }
+                i += 1;
+                continue;
+            }
+            // A word mark counts at a word's start only.
+            if i > 0 && is_word_byte(src[i - 1]) {
+                i += 1;
+                continue;
+            }
+            let length = src[i + 1..]
+                .iter()
+                .position(|b| !is_word_byte(*b))
+                .map_or(src.len() - i, |n| n + 1);
+            let end = i + length;
+            let may_be = word_lengths >> length.min(63) & 1 == 1;
+            if may_be && words.contains(&&src[i..end]) {
                 offsets.push(i);
             }
-            i += 1;
+            i = end;
         }
         Marks(offsets)
     }

@@ -22,6 +22,12 @@ fn a_word_mark_counts_as_a_whole_word_and_a_sign_anywhere() {
     // `?` and `&&` anywhere, `?.` too; `&` and `|` alone are no mark.
     assert_eq!(offsets("a.ts", "a?.b && c & d | e"), [1, 5]);
     assert_eq!(offsets("a.rs", "x=>match y {_=>loop{}}"), [1, 3, 13, 15]);
+    // At the file's start, and after a byte that is no ASCII letter; inside a word or
+    // with more of it after, none.
+    assert_eq!(
+        offsets("a.py", "if x: pass\nfoo_if elif1 \u{e9}if"),
+        [0, 26]
+    );
 }
 
 /// The pass over the only function of `src`.
