@@ -175,10 +175,21 @@ fn run_measure(cwd: PathBuf, args: cli::MeasureArgs, console: &Console) -> Resul
     }
     let bar = console.bar(report::progress::MEASURE_MIN_FILES, "measuring");
     let quiet = console.level == report::console::Level::Quiet;
+    // The text keeps each file packed until the last is measured ([`report::measure::Kept`]).
+    let mut kept = report::measure::Kept::default();
     let rep = if quiet || matches!(args.format, MeasureFormat::Sarif | MeasureFormat::Github) {
         // SARIF and GitHub commands name findings and skipped files only; `--quiet`
         // prints no file at all.
         commands::measure::run_each(&request, &bar, false, &mut |_, _| Ok(()))?
+    } else if args.format == MeasureFormat::Text {
+        let pack: commands::measure::Packer<_> = &report::measure::Kept::pack;
+        let keep = &mut |_: &_, file: &_, packed: Option<_>| {
+            if let Some(packed) = packed {
+                kept.add(file, packed);
+            }
+            Ok(())
+        };
+        commands::measure::run_packing(&request, &bar, (false, Some(pack)), keep)?
     } else {
         commands::measure::run_with(&request, &bar)?
     };
@@ -186,7 +197,7 @@ fn run_measure(cwd: PathBuf, args: cli::MeasureArgs, console: &Console) -> Resul
     let text = match args.format {
         MeasureFormat::Text => {
             let paint = console.out;
-            console.print_with(|out| report::measure::write_text(&rep, paint, out))?;
+            console.print_with(|out| report::measure::write_kept(&rep, &kept, paint, out))?;
             None
         }
         MeasureFormat::Sarif => Some(report::sarif::measure(&rep)),

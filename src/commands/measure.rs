@@ -42,6 +42,20 @@ pub struct MeasuredFile {
     pub marks: Marks,
 }
 
+impl MeasuredFile {
+    /// This file, owned and limited as it is, with `measure` and `marks` in its place:
+    /// what a report keeps of it.
+    pub fn with_measure(&self, measure: FileMeasure, marks: Marks) -> MeasuredFile {
+        MeasuredFile {
+            measure,
+            context: self.context.clone(),
+            limited: self.limited,
+            owner: self.owner,
+            marks,
+        }
+    }
+}
+
 /// One value of a unit, with its verdict; `None` where no limit applies.
 #[derive(Debug, Clone)]
 pub struct UnitVerdict {
@@ -194,6 +208,28 @@ pub fn run_each(
     keep: bool,
     each: &mut (dyn FnMut(&MeasureReport, &MeasuredFile) -> std::io::Result<()> + Send),
 ) -> Result<MeasureReport> {
+    let each = &mut |report: &MeasureReport, file: &MeasuredFile, _: Option<()>| each(report, file);
+    run_packing(request, progress, (keep, None), each)
+}
+
+/// What a report makes of a measured file's units and their marks to keep until the
+/// run ends ([`run_packing`]).
+pub type Packer<'a, P> = &'a (dyn Fn(&FileMeasure, &Marks) -> P + Sync);
+
+/// What [`run_packing`] hands each measured file to, in path order, with the report so
+/// far and the file's units packed.
+pub type EachPacked<'a, P> =
+    &'a mut (dyn FnMut(&MeasureReport, &MeasuredFile, Option<P>) -> std::io::Result<()> + Send);
+
+/// [`run_each`], and where `pack` is given, each file's units packed by it on the thread
+/// that measured the file, handed to `each` with the file, whose units are then left out
+/// (freed where they were made).
+pub fn run_packing<P: Send>(
+    request: &Request,
+    progress: &dyn measure::Progress,
+    (keep, pack): (bool, Option<Packer<P>>),
+    each: EachPacked<P>,
+) -> Result<MeasureReport> {
     let ws = Workspace::open(&request.cwd)?;
     let (mut terms, restrict) = ws.terms(&request.cwd, &request.contexts)?;
     carry_renames(&ws, &mut terms)?;
@@ -221,8 +257,8 @@ pub fn run_each(
     };
     // Each file is judged on the thread that measured it; only what the report keeps of
     // it waits for the files before it.
-    let judging = |outcome: FileOutcome| Judged::of(&reading, outcome);
-    let mut take = |judged: Judged| report.take(judged, (restricted, keep), &mut *each);
+    let judging = |outcome: FileOutcome| Judged::of(&reading, outcome, pack);
+    let mut take = |judged: Judged<P>| report.take(judged, (restricted, keep), &mut *each);
     let handing = measure::Handing {
         prepare: &judging,
         each: &mut take,
@@ -241,26 +277,54 @@ pub fn run_each(
     Ok(report)
 }
 
-/// One file's outcome and, when measured, its owner, its values past their limits and
-/// how each unit stands.
-struct Judged {
+/// One file's outcome and, when measured, its owner, its values past their limits, how
+/// each unit stands and what its units hold; with a [`Packer`], its units packed.
+struct Judged<P> {
     outcome: FileOutcome,
     /// The owning context's place in the terms.
     owner: Option<usize>,
     findings: Vec<Finding>,
     marks: Marks,
+    units: UnitCounts,
+    packed: Option<P>,
 }
 
-impl Judged {
-    /// `outcome` judged by `terms`, the report's own.
-    fn of(terms: &Terms, outcome: FileOutcome) -> Judged {
-        let FileOutcome::Measured(m) = &outcome else {
+/// What a file's units hold, counted before they may be left out ([`run_packing`]).
+#[derive(Debug, Clone, Copy, Default)]
+struct UnitCounts {
+    functions: usize,
+    types: usize,
+    /// An anonymous-function unit among them.
+    anonymous: bool,
+}
+
+impl UnitCounts {
+    fn of(units: &[Unit]) -> UnitCounts {
+        let mut counts = UnitCounts::default();
+        for unit in units {
+            match unit.kind {
+                UnitKind::Function => counts.functions += 1,
+                UnitKind::Type => counts.types += 1,
+            }
+            counts.anonymous |= unit.anonymous;
+        }
+        counts
+    }
+}
+
+impl<P> Judged<P> {
+    /// `outcome` judged by `terms`, the report's own; its units packed by `pack`, if any,
+    /// then left out.
+    fn of(terms: &Terms, mut outcome: FileOutcome, pack: Option<Packer<P>>) -> Judged<P> {
+        let FileOutcome::Measured(m) = &mut outcome else {
             let (owner, findings, marks) = (None, Vec::new(), Marks::default());
             return Judged {
                 outcome,
                 owner,
                 findings,
                 marks,
+                units: UnitCounts::default(),
+                packed: None,
             };
         };
         let owner = terms.owner_index(&m.path);
@@ -271,11 +335,18 @@ impl Judged {
         let (findings, marks) = limited.map_or_else(Default::default, |(o, limits)| {
             judge::file_judged(limits, m, &o.allowances())
         });
+        let units = UnitCounts::of(&m.units);
+        let packed = pack.map(|pack| pack(m, &marks));
+        if packed.is_some() {
+            m.units = Vec::new();
+        }
         Judged {
             outcome,
             owner,
             findings,
             marks,
+            units,
+            packed,
         }
     }
 }
@@ -284,22 +355,25 @@ impl MeasureReport {
     /// Adds one outcome: a measured file counted, its findings kept, handed to `each`
     /// and, with `keep`, kept; a skipped or left-out file listed (when `restricted`, only
     /// those a chosen context owns).
-    fn take(
+    fn take<P>(
         &mut self,
-        judged: Judged,
+        judged: Judged<P>,
         (restricted, keep): (bool, bool),
-        each: &mut (dyn FnMut(&MeasureReport, &MeasuredFile) -> std::io::Result<()> + Send),
+        each: EachPacked<P>,
     ) -> Result<()> {
         let Judged {
             outcome,
             owner,
             findings,
             marks,
+            units,
+            packed,
         } = judged;
         match outcome {
             FileOutcome::Measured(m) => {
-                if let Some(file) = self.add_file(restricted, m, (owner, findings, marks)) {
-                    each(self, &file)?;
+                let judged = (owner, findings, marks, units);
+                if let Some(file) = self.add_file(restricted, m, judged) {
+                    each(self, &file, packed)?;
                     if keep {
                         self.files.push(file);
                     }
@@ -321,7 +395,7 @@ impl MeasureReport {
         &mut self,
         restricted: bool,
         m: FileMeasure,
-        (index, findings, marks): (Option<usize>, Vec<Finding>, Marks),
+        (index, findings, marks, units): (Option<usize>, Vec<Finding>, Marks, UnitCounts),
     ) -> Option<MeasuredFile> {
         let owner = index.map(|i| &self.terms.contexts[i]);
         if restricted && owner.is_none() {
@@ -334,7 +408,9 @@ impl MeasureReport {
             self.syntax_errors.push(format!("{}: {w}", m.path));
         }
         if let Some(owner) = owner.filter(|o| o.limits.is_some()) {
-            if judge::leaves_anonymous_unjudged(owner, &m) {
+            // judge::leaves_anonymous_unjudged, of units that may be left out by now
+            // (docs/src/reference/baseline.md#units).
+            if units.anonymous && !judge::judges_anonymous(owner.baseline.as_ref()) {
                 let note = crate::baseline::predating_units_note(&owner.context.name);
                 if !self.warnings.contains(&note) {
                     self.warnings.push(note);
@@ -346,12 +422,8 @@ impl MeasureReport {
         let counts = &mut self.counts;
         counts.files += 1;
         counts.limited |= limited;
-        for unit in &m.units {
-            match unit.kind {
-                UnitKind::Function => counts.functions += 1,
-                UnitKind::Type => counts.types += 1,
-            }
-        }
+        counts.functions += units.functions;
+        counts.types += units.types;
         Some(MeasuredFile {
             context: owner.map(|o| o.context.name.clone()),
             limited,

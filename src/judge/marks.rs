@@ -29,6 +29,14 @@ pub struct Marks {
 }
 
 impl Marks {
+    /// The file marked `file`, its units left out (each unjudged).
+    pub fn of_file(file: Mark) -> Marks {
+        Marks {
+            file,
+            units: Box::default(),
+        }
+    }
+
     /// The mark of the file's unit at `index` (in the order of its units).
     pub fn unit(&self, index: usize) -> Mark {
         self.units.get(index).copied().unwrap_or_default()

@@ -3,15 +3,17 @@
 use std::borrow::Cow;
 use std::io;
 
-use crate::commands::measure::{MeasureReport, MeasuredFile, UnitVerdict};
+use crate::commands::measure::{Judging, MeasureReport, MeasuredFile, UnitVerdict};
 use crate::judge::{Finding, Mark, Status, Verdict};
 use crate::model::{FileMeasure, Language, Source, Unit};
 use crate::reason::FileReason;
 use crate::report::style::{Paint, Role};
 use crate::report::{count, status_text};
 
+mod kept;
 mod stream;
 
+pub use kept::Kept;
 pub use stream::{json, tsv, Format, Stream};
 
 /// One line of text output, borrowed from the report.
@@ -64,20 +66,6 @@ fn push_unit_size(out: &mut Vec<u8>, unit: &Unit) {
     }
 }
 
-/// The characters of [`push_unit_size`]'s text, without making it.
-fn unit_size_len(unit: &Unit) -> usize {
-    let mut len = 0;
-    for (i, (metric, value)) in unit.values().enumerate() {
-        len += if i > 0 { 2 } else { 0 };
-        let row = metric.def();
-        len += match row.source {
-            Source::Lines => line_count_len(value),
-            _ => row.field.len() + 1 + digits(value),
-        };
-    }
-    len
-}
-
 /// The status words of a verdict, coloured by what they mean.
 fn painted_status(f: &Verdict, paint: Paint) -> Cow<'static, str> {
     let role = match f.status {
@@ -119,11 +107,15 @@ fn status_words<'a>(
     }
 }
 
-/// Calls `each` with the file's row, then one row per unit. Judging marked each unit
-/// ([`MeasuredFile::marks`]): only what is past a limit is judged again, for its words.
-fn for_rows(report: &MeasureReport, file: &MeasuredFile, paint: Paint, each: &mut dyn FnMut(&Row)) {
+/// The file's own row. Judging marked it ([`MeasuredFile::marks`]): it is judged again
+/// only where a value is past its limit, for its words.
+fn file_row<'a>(
+    report: &'a MeasureReport,
+    file: &'a MeasuredFile,
+    judging: &mut Option<Judging<'a>>,
+    paint: Paint,
+) -> Row<'a> {
     let m = &file.measure;
-    let mut judging = None;
     let (status, over) = match file.marks.file {
         Mark::Past => {
             let verdicts = judging
@@ -133,7 +125,7 @@ fn for_rows(report: &MeasureReport, file: &MeasuredFile, paint: Paint, each: &mu
         }
         _ => (file.limited.then_some(Cow::Borrowed("ok")), false),
     };
-    each(&Row {
+    Row {
         path: &m.path,
         line: 1,
         kind: "file",
@@ -141,28 +133,6 @@ fn for_rows(report: &MeasureReport, file: &MeasuredFile, paint: Paint, each: &mu
         size: Size::File(m),
         over,
         status,
-    });
-    // One buffer for every unit judged again.
-    let mut values = Vec::new();
-    for (i, unit) in m.units.iter().enumerate() {
-        let (status, over) = match file.marks.unit(i) {
-            Mark::Unjudged => (None, false),
-            Mark::Ok => (Some(Cow::Borrowed("ok")), false),
-            Mark::Past => {
-                let judging = judging.get_or_insert_with(|| report.judging(file));
-                judging.unit(unit, &mut values);
-                (Some(unit_words(&values, paint)), true)
-            }
-        };
-        each(&Row {
-            path: &m.path,
-            line: unit.start_line,
-            kind: unit.kind.key(),
-            name: &unit.name,
-            size: Size::Unit(unit),
-            over,
-            status,
-        });
     }
 }
 
@@ -236,23 +206,6 @@ struct Widths {
 }
 
 impl Widths {
-    fn of(m: &FileMeasure) -> Widths {
-        let path = m.path.chars().count();
-        let mut w = Widths {
-            location: path + 2,
-            name: m.file_name().chars().count(),
-            size: 0,
-        };
-        for unit in &m.units {
-            w.location = w
-                .location
-                .max(path + 1 + digits(u64::from(unit.start_line)));
-            w.name = w.name.max(chars(&unit.name));
-            w.size = w.size.max(unit_size_len(unit));
-        }
-        w
-    }
-
     fn max(self, other: Widths) -> Widths {
         Widths {
             location: self.location.max(other.location),
@@ -261,13 +214,12 @@ impl Widths {
         }
     }
 
-    /// What every file pads to at least: the widest of all, capped.
-    fn shared(each: &[Widths]) -> Widths {
-        let all = each.iter().copied().fold(Widths::default(), Widths::max);
+    /// What every file pads to at least, these the widest of all: capped.
+    fn capped(self) -> Widths {
         Widths {
-            location: all.location.min(LOCATION_PAD_MAX),
-            name: all.name.min(NAME_PAD_MAX),
-            size: all.size,
+            location: self.location.min(LOCATION_PAD_MAX),
+            name: self.name.min(NAME_PAD_MAX),
+            size: self.size,
         }
     }
 }
@@ -305,54 +257,103 @@ pub fn text(report: &MeasureReport, paint: Paint) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// [`text`], written to `out` line by line: a full-tree report is never held whole.
+/// [`text`], written to `out` a buffer at a time.
 pub fn write_text(report: &MeasureReport, paint: Paint, out: &mut dyn io::Write) -> io::Result<()> {
-    let each: Vec<Widths> = report
-        .files
-        .iter()
-        .map(|f| Widths::of(&f.measure))
-        .collect();
-    let shared = Widths::shared(&each);
-    let mut line: Vec<u8> = Vec::with_capacity(256);
-    let mut result = Ok(());
-    for (file, own) in report.files.iter().zip(each) {
-        let w = shared.max(own);
-        let (loc_w, name_w, size_w) = (w.location, w.name, w.size);
-        let path_len = file.measure.path.chars().count();
-        for_rows(report, file, paint, &mut |r| {
-            if result.is_err() || (report.over_only && !r.over) {
-                return;
-            }
-            // `{path}:{line}{pad}  {kind:8}  {name:name_w}  {size:size_w}`, padded by
-            // characters as `format!` would, without its machinery.
-            line.clear();
-            line.extend_from_slice(r.path.as_bytes());
-            line.push(b':');
-            push_number(&mut line, u64::from(r.line));
-            let location_len = path_len + 1 + digits(u64::from(r.line));
-            push_spaces(&mut line, loc_w.saturating_sub(location_len) + 2);
-            line.extend_from_slice(r.kind.as_bytes());
-            push_spaces(&mut line, 8usize.saturating_sub(chars(r.kind)) + 2);
-            line.extend_from_slice(r.name.as_bytes());
-            push_spaces(&mut line, name_w.saturating_sub(chars(r.name)) + 2);
-            let size_len = r.size.push_to(&mut line);
-            push_spaces(&mut line, size_w.saturating_sub(size_len));
-            if let Some(status) = &r.status {
-                line.extend_from_slice(b"  ");
-                line.extend_from_slice(status.as_bytes());
-            }
-            // As `str::trim_end`: a row ends in its status or its size, both ASCII.
-            line.truncate(line.trim_ascii_end().len());
-            line.push(b'\n');
-            result = out.write_all(&line);
-        });
-        std::mem::replace(&mut result, Ok(()))?;
+    let mut kept = Kept::default();
+    for file in &report.files {
+        kept.add(file, Kept::pack(&file.measure, &file.marks));
     }
+    write_kept(report, &kept, paint, out)
+}
+
+/// [`write_text`] of the files `kept` as the run handed them on (a report that kept none
+/// of its own: [`crate::commands::measure::run_each`]).
+pub fn write_kept(
+    report: &MeasureReport,
+    kept: &Kept,
+    paint: Paint,
+    out: &mut dyn io::Write,
+) -> io::Result<()> {
+    let shared = kept.shared();
+    let mut buf: Vec<u8> = Vec::with_capacity(FLUSH_AT + 4096);
+    // One buffer for every unit judged again.
+    let mut values = Vec::new();
+    kept.each_file(&mut |file, own, units| {
+        let w = shared.max(own);
+        let path = &file.measure.path;
+        let path_len = chars(path);
+        let mut judging = None;
+        let row = file_row(report, file, &mut judging, paint);
+        if row.over || !report.over_only {
+            push_row(&mut buf, &row, path_len, w);
+        }
+        while let Some((unit, marked)) = units.next() {
+            let (status, over) = match marked {
+                Mark::Unjudged => (None, false),
+                Mark::Ok => (Some(Cow::Borrowed("ok")), false),
+                Mark::Past => {
+                    let mut named = unit.clone();
+                    named.name = units.name().to_string();
+                    let judging = judging.get_or_insert_with(|| report.judging(file));
+                    judging.unit(&named, &mut values);
+                    (Some(unit_words(&values, paint)), true)
+                }
+            };
+            if report.over_only && !over {
+                continue;
+            }
+            let row = Row {
+                path,
+                line: unit.start_line,
+                kind: unit.kind.key(),
+                name: units.name(),
+                size: Size::Unit(&unit),
+                over,
+                status,
+            };
+            push_row(&mut buf, &row, path_len, w);
+            if buf.len() >= FLUSH_AT {
+                out.write_all(&buf)?;
+                buf.clear();
+            }
+        }
+        Ok(())
+    })?;
+    out.write_all(&buf)?;
     out.write_all(summary(report).as_bytes())?;
     for s in &report.skipped {
         writeln!(out, "skipped {}: {}", s.path, s.reason)?;
     }
     Ok(())
+}
+
+/// How much text [`write_kept`] gathers before it writes.
+const FLUSH_AT: usize = 1 << 16;
+
+/// Appends one row padded to `w`, `path_len` the characters of its path:
+/// `{path}:{line}{pad}  {kind:8}  {name:name_w}  {size:size_w}  {status}`, padded by
+/// characters as `format!` would, without its machinery.
+fn push_row(out: &mut Vec<u8>, r: &Row, path_len: usize, w: Widths) {
+    let start = out.len();
+    out.extend_from_slice(r.path.as_bytes());
+    out.push(b':');
+    push_number(out, u64::from(r.line));
+    let location_len = path_len + 1 + digits(u64::from(r.line));
+    push_spaces(out, w.location.saturating_sub(location_len) + 2);
+    out.extend_from_slice(r.kind.as_bytes());
+    push_spaces(out, 8usize.saturating_sub(r.kind.len()) + 2);
+    out.extend_from_slice(r.name.as_bytes());
+    push_spaces(out, w.name.saturating_sub(chars(r.name)) + 2);
+    let size_len = r.size.push_to(out);
+    push_spaces(out, w.size.saturating_sub(size_len));
+    if let Some(status) = &r.status {
+        out.extend_from_slice(b"  ");
+        out.extend_from_slice(status.as_bytes());
+    }
+    // As `str::trim_end`: a row ends in its status or its size, both ASCII.
+    let end = start + out[start..].trim_ascii_end().len();
+    out.truncate(end);
+    out.push(b'\n');
 }
 
 /// `measured N file(s): ...`, with a final newline.
