@@ -257,7 +257,9 @@ pub fn run_packing<P: Send>(
     };
     // Each file is judged on the thread that measured it; only what the report keeps of
     // it waits for the files before it.
-    let judging = |outcome: FileOutcome| Judged::of(&reading, outcome, pack);
+    // Only a report that shows each unit reads its marks.
+    let marking = keep || pack.is_some();
+    let judging = |outcome: FileOutcome| Judged::of(&reading, outcome, (marking, pack));
     let mut take = |judged: Judged<P>| report.take(judged, (restricted, keep), &mut *each);
     let handing = measure::Handing {
         prepare: &judging,
@@ -313,9 +315,13 @@ impl UnitCounts {
 }
 
 impl<P> Judged<P> {
-    /// `outcome` judged by `terms`, the report's own; its units packed by `pack`, if any,
-    /// then left out.
-    fn of(terms: &Terms, mut outcome: FileOutcome, pack: Option<Packer<P>>) -> Judged<P> {
+    /// `outcome` judged by `terms`, the report's own, its units marked where `marking`;
+    /// its units packed by `pack`, if any, then left out.
+    fn of(
+        terms: &Terms,
+        mut outcome: FileOutcome,
+        (marking, pack): (bool, Option<Packer<P>>),
+    ) -> Judged<P> {
         let FileOutcome::Measured(m) = &mut outcome else {
             let (owner, findings, marks) = (None, Vec::new(), Marks::default());
             return Judged {
@@ -333,7 +339,11 @@ impl<P> Judged<P> {
             Some((o, o.limits.as_ref()?))
         });
         let (findings, marks) = limited.map_or_else(Default::default, |(o, limits)| {
-            judge::file_judged(limits, m, &o.allowances())
+            let allowances = &o.allowances();
+            match marking {
+                true => judge::file_judged(limits, m, allowances),
+                false => (judge::file_past(limits, m, allowances), Marks::default()),
+            }
         });
         let units = UnitCounts::of(&m.units);
         let packed = pack.map(|pack| pack(m, &marks));

@@ -126,36 +126,47 @@ fn pack(m: &FileMeasure, marks: &Marks, units: &mut Vec<u8>, names: &mut String)
         push_count(units, u64::from(unit.end_line - unit.start_line));
         let location = path + 1 + digits(u64::from(unit.start_line));
         w.location = w.location.max(location);
-        let mut size = 0;
-        for (j, (metric, value)) in unit.values().enumerate() {
-            let row = metric.def();
-            size += if j > 0 { 2 } else { 0 };
-            size += match row.source {
-                Source::Lines => line_count_len(value),
-                _ => row.field.len() + 1 + digits(value),
-            };
-            if let Source::Stored = row.source {
-                push_count(units, value);
-            }
-        }
-        w.size = w.size.max(size);
-        let name = unit.name.as_str();
-        w.name = w.name.max(chars(name));
-        let mut shared = before
-            .bytes()
-            .zip(name.bytes())
-            .take_while(|(a, b)| a == b)
-            .count();
-        // Bytes equal up to a character's end in one name end it in the other too.
-        while !name.is_char_boundary(shared) {
-            shared -= 1;
-        }
-        push_count(units, shared as u64);
-        push_count(units, (name.len() - shared) as u64);
-        names.push_str(&name[shared..]);
-        before = name;
+        w.size = w.size.max(push_values(unit, units));
+        w.name = w.name.max(chars(&unit.name));
+        push_name(before, &unit.name, units, names);
+        before = &unit.name;
     }
     w
+}
+
+/// Appends the stored values of `unit` to `units`, giving the characters of its size
+/// (`12 lines  params 3`).
+fn push_values(unit: &Unit, units: &mut Vec<u8>) -> usize {
+    let mut size = 0;
+    for (j, (metric, value)) in unit.values().enumerate() {
+        let row = metric.def();
+        size += if j > 0 { 2 } else { 0 };
+        size += match row.source {
+            Source::Lines => line_count_len(value),
+            _ => row.field.len() + 1 + digits(value),
+        };
+        if let Source::Stored = row.source {
+            push_count(units, value);
+        }
+    }
+    size
+}
+
+/// Appends `name` as the count of the bytes it shares with `before` to `units`, and the
+/// count and the bytes of the rest, the rest to `names`.
+fn push_name(before: &str, name: &str, units: &mut Vec<u8>, names: &mut String) {
+    let mut shared = before
+        .bytes()
+        .zip(name.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    // Bytes equal up to a character's end in one name end it in the other too.
+    while !name.is_char_boundary(shared) {
+        shared -= 1;
+    }
+    push_count(units, shared as u64);
+    push_count(units, (name.len() - shared) as u64);
+    names.push_str(&name[shared..]);
 }
 
 fn push_count(out: &mut Vec<u8>, mut n: u64) {
