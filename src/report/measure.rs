@@ -287,13 +287,14 @@ pub fn write_kept(
         if row.over || !report.over_only {
             push_row(&mut buf, &row, path_len, w);
         }
-        while let Some((unit, marked)) = units.next() {
+        while let Some(marked) = units.next() {
+            let unit = units.unit();
             let (status, over) = match marked {
                 Mark::Unjudged => (None, false),
                 Mark::Ok => (Some(Cow::Borrowed("ok")), false),
                 Mark::Past => {
                     let mut named = unit.clone();
-                    named.name = units.name().to_string();
+                    named.name = units.name().into();
                     let judging = judging.get_or_insert_with(|| report.judging(file));
                     judging.unit(&named, &mut values);
                     (Some(unit_words(&values, paint)), true)
@@ -307,7 +308,7 @@ pub fn write_kept(
                 line: unit.start_line,
                 kind: unit.kind.key(),
                 name: units.name(),
-                size: Size::Unit(&unit),
+                size: Size::Unit(unit),
                 over,
                 status,
             };

@@ -177,11 +177,13 @@ fn push_count(out: &mut Vec<u8>, mut n: u64) {
     out.push(n as u8);
 }
 
-/// A kept file's units, unpacked one by one ([`Units::next`]).
+/// A kept file's units, unpacked one by one into one [`Unit`] ([`Units::next`]).
 pub(super) struct Units<'a> {
     bytes: &'a [u8],
     /// The rest of the names' ends, the next unit's first.
     names: &'a str,
+    /// The unit last unpacked, without its name.
+    unit: Unit,
     /// The name of the unit last unpacked.
     name: String,
 }
@@ -191,12 +193,13 @@ impl<'a> Units<'a> {
         Units {
             bytes,
             names,
+            unit: Unit::new(String::new(), UnitKind::Function, 1, 1),
             name: String::new(),
         }
     }
 
-    /// The next unit, without its name ([`Units::name`] gives it), and its mark.
-    pub(super) fn next(&mut self) -> Option<(Unit, Mark)> {
+    /// Unpacks the next unit ([`Units::unit`], [`Units::name`]), giving its mark.
+    pub(super) fn next(&mut self) -> Option<Mark> {
         let (&head, rest) = self.bytes.split_first()?;
         self.bytes = rest;
         let kind = match head & 1 {
@@ -210,12 +213,13 @@ impl<'a> Units<'a> {
         };
         let start = self.count() as u32;
         let end = start + self.count() as u32;
-        let mut unit = Unit::new(String::new(), kind, start, end);
-        unit.anonymous = head & 2 != 0;
+        let anonymous = head & 2 != 0;
+        (self.unit.kind, self.unit.anonymous) = (kind, anonymous);
+        (self.unit.start_line, self.unit.end_line) = (start, end);
         for row in metric::of_unit_kind(kind) {
             if let Source::Stored = row.source {
                 let value = self.count();
-                unit.set_value(row.metric, value);
+                self.unit.set_value(row.metric, value);
             }
         }
         let shared = self.count() as usize;
@@ -225,7 +229,12 @@ impl<'a> Units<'a> {
         self.names = rest;
         self.name.truncate(shared);
         self.name.push_str(end);
-        Some((unit, mark))
+        Some(mark)
+    }
+
+    /// The unit [`Units::next`] unpacked last, without its name.
+    pub(super) fn unit(&self) -> &Unit {
+        &self.unit
     }
 
     /// The name of the unit [`Units::next`] gave last.
@@ -284,8 +293,9 @@ mod tests {
         let packed = Kept::pack(&m, &marks);
         let mut unpacked = Units::new(&packed.units, &packed.names);
         let mut back = Vec::new();
-        while let Some((mut unit, mark)) = unpacked.next() {
-            unit.name = unpacked.name().to_string();
+        while let Some(mark) = unpacked.next() {
+            let mut unit = unpacked.unit().clone();
+            unit.name = unpacked.name().into();
             back.push((unit, mark));
         }
         let expected: Vec<(Unit, Mark)> = units.into_iter().map(|u| (u, Mark::Unjudged)).collect();
