@@ -18,10 +18,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use gix::bstr::ByteSlice as _;
+use gix::bstr::{BStr, ByteSlice as _};
 use gix::index::entry::{stat, Flags, Mode};
+use gix::index::Entry;
 
-use super::stat::{DirStat, FileKind, FileStat};
+use super::stat::{DirStat, FileKind};
 use super::{Explain as _, Repo};
 
 /// Tells one [`IndexIds`] from another: a thread's directory handles are kept for one
@@ -159,39 +160,77 @@ impl IndexIds {
 
     /// The id and size git recorded for `rel` when the file matches the entry's stat data.
     fn stat_clean(&self, rel: &str) -> Option<(BlobId, u64)> {
-        let entry = self.index.entry_by_path(rel.as_bytes().as_bstr())?;
-        let untrusted = Flags::ASSUME_VALID | Flags::SKIP_WORKTREE | Flags::INTENT_TO_ADD;
-        if entry.stage_raw() != 0
-            || entry.flags.intersects(untrusted)
-            || !(entry.mode == Mode::FILE || entry.mode == Mode::FILE_EXECUTABLE)
-            || entry.stat.is_racy(self.index.timestamp(), self.options)
-        {
-            return None;
-        }
-        let now = self.lstat(rel)?;
-        if now.kind != FileKind::File || !entry.stat.matches(&now.stat, self.options) {
-            return None;
-        }
-        Some((from_object_id(&entry.id)?, now.len))
+        self.with_lookups(|lookups| {
+            let entry = lookups.entry(&self.index, rel.as_bytes().as_bstr())?;
+            let untrusted = Flags::ASSUME_VALID | Flags::SKIP_WORKTREE | Flags::INTENT_TO_ADD;
+            if entry.stage_raw() != 0
+                || entry.flags.intersects(untrusted)
+                || !(entry.mode == Mode::FILE || entry.mode == Mode::FILE_EXECUTABLE)
+                || entry.stat.is_racy(self.index.timestamp(), self.options)
+            {
+                return None;
+            }
+            let now = lookups.dirs.lstat(rel.as_bytes())?;
+            if now.kind != FileKind::File || !entry.stat.matches(&now.stat, self.options) {
+                return None;
+            }
+            Some((from_object_id(&entry.id)?, now.len))
+        })
     }
 
-    /// The stat data of `rel` in the working tree, looked up relative to a handle on the
-    /// directory of the path this thread looked up before (the files come in path order).
-    fn lstat(&self, rel: &str) -> Option<FileStat> {
+    /// Calls `look` with this thread's [`Lookups`] in this index (the files come in path
+    /// order, so each is near the one this thread looked up before).
+    fn with_lookups<T>(&self, look: impl FnOnce(&mut Lookups) -> Option<T>) -> Option<T> {
         thread_local! {
             /// The lookups of one [`IndexIds`] (by its `serial`) on this thread.
-            static LOOKUPS: RefCell<Option<(u64, DirStat)>> = const { RefCell::new(None) };
+            static LOOKUPS: RefCell<Option<Lookups>> = const { RefCell::new(None) };
         }
-        LOOKUPS.with(|lookups| {
-            let mut lookups = lookups.try_borrow_mut().ok()?;
-            let fresh = lookups
-                .as_ref()
-                .is_none_or(|(serial, _)| *serial != self.serial);
-            if fresh {
-                *lookups = Some((self.serial, DirStat::new(&self.workdir)));
+        let fresh = || Lookups {
+            serial: self.serial,
+            dirs: DirStat::new(&self.workdir),
+            next: 0,
+        };
+        LOOKUPS.with(|lookups| match lookups.try_borrow_mut() {
+            Ok(mut lookups) => {
+                let mine = lookups.as_ref().is_some_and(|l| l.serial == self.serial);
+                look(if mine {
+                    lookups.as_mut()?
+                } else {
+                    lookups.insert(fresh())
+                })
             }
-            lookups.as_mut()?.1.lstat(rel.as_bytes())
+            Err(_) => look(&mut fresh()),
         })
+    }
+}
+
+/// One thread's lookups in one [`IndexIds`]: stat data relative to a handle on the
+/// directory of the path before, and the index entry after the one found before.
+struct Lookups {
+    serial: u64,
+    dirs: DirStat,
+    /// Where the next path's entry is likely to be.
+    next: usize,
+}
+
+impl Lookups {
+    /// The entry `gix::index::State::entry_by_path` gives for `path`: looked for first
+    /// where the path before ended, since the files come in path order (an unconflicted
+    /// entry there is the one; anything else is searched for).
+    fn entry<'i>(&mut self, index: &'i gix::index::File, path: &BStr) -> Option<&'i Entry> {
+        let entries = index.entries();
+        let near = entries.get(self.next..).unwrap_or_default().iter().take(8);
+        let found = near
+            .enumerate()
+            .find(|(_, e)| e.path(index) == path && e.stage_raw() == 0);
+        if let Some((ahead, entry)) = found {
+            self.next += ahead + 1;
+            return Some(entry);
+        }
+        if let Ok(at) = index.entry_index_by_path(path) {
+            self.next = at + 1;
+        }
+        index.entry_by_path(path)
     }
 }
 

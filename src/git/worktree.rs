@@ -339,8 +339,7 @@ fn untracked(workdir: &Path, index: &gix::index::File) -> Result<Vec<Seen>> {
                 && e.path().join(".git").exists();
             e.file_name() != ".git" && !nested
         });
-    let entries = index.entries();
-    let found = std::sync::Mutex::new((Vec::new(), None));
+    let found = std::sync::Mutex::new((Vec::new(), None, Held::new(index)));
     walk.build_parallel().run(|| {
         Box::new(|entry| {
             let Ok(mut found) = found.lock() else {
@@ -353,13 +352,13 @@ fn untracked(workdir: &Path, index: &gix::index::File) -> Result<Vec<Seen>> {
                     return ignore::WalkState::Quit;
                 }
             };
-            if let Some(seen) = untracked_entry(workdir, entries, index, &entry) {
+            if let Some(seen) = untracked_entry(workdir, &mut found.2, &entry) {
                 found.0.push(seen);
             }
             ignore::WalkState::Continue
         })
     });
-    let (seen, error) = found
+    let (seen, error, _) = found
         .into_inner()
         .map_err(|_| anyhow::anyhow!("listing {}", workdir.display()))?;
     match error {
@@ -369,12 +368,7 @@ fn untracked(workdir: &Path, index: &gix::index::File) -> Result<Vec<Seen>> {
 }
 
 /// The walk's `entry` as untracked, when it is a file or a link the index doesn't hold.
-fn untracked_entry(
-    workdir: &Path,
-    entries: &[gix::index::Entry],
-    index: &gix::index::File,
-    entry: &ignore::DirEntry,
-) -> Option<Seen> {
+fn untracked_entry(workdir: &Path, held: &mut Held, entry: &ignore::DirEntry) -> Option<Seen> {
     let now = match entry.file_type() {
         Some(t) if t.is_symlink() => Kind::Link,
         Some(t) if t.is_file() => Kind::File,
@@ -383,8 +377,40 @@ fn untracked_entry(
     let rel = entry.path().strip_prefix(workdir).unwrap_or(entry.path());
     let rel = gix::path::into_bstr(rel).ok()?;
     let path = gix::path::to_unix_separators_on_windows(rel).into_owned();
-    let held = entries
-        .binary_search_by(|e| e.path(index).cmp(path.as_bstr()))
-        .is_ok();
-    (!held).then_some(Seen::Untracked { path, now })
+    (!held.holds(path.as_bstr())).then_some(Seen::Untracked { path, now })
+}
+
+/// Whether the index holds a path, looked for among the entries of its directory: the
+/// walk hands on a directory's files one after the other.
+struct Held<'i> {
+    index: &'i gix::index::File,
+    /// The last directory looked in (`/`-terminated, empty at the root) and its entries.
+    dir: (BString, &'i [gix::index::Entry]),
+}
+
+impl<'i> Held<'i> {
+    fn new(index: &'i gix::index::File) -> Self {
+        Held {
+            index,
+            dir: (BString::default(), index.entries()),
+        }
+    }
+
+    /// True when the index has an entry at `path`.
+    fn holds(&mut self, path: &BStr) -> bool {
+        let index = self.index;
+        let dir = path
+            .rfind_byte(b'/')
+            .map_or(&path[..0], |slash| &path[..=slash]);
+        if self.dir.0.as_bstr() != dir {
+            let all = index.entries();
+            let low = all.partition_point(|e| e.path(index) < dir);
+            let high = low + all[low..].partition_point(|e| e.path(index).starts_with(dir));
+            self.dir = (dir.into(), &all[low..high]);
+        }
+        self.dir
+            .1
+            .binary_search_by(|e| e.path(index).cmp(path))
+            .is_ok()
+    }
 }
