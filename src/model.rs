@@ -294,15 +294,13 @@ impl FileMeasure {
         out
     }
 
-    /// [`FileMeasure::value_refs`] one by one where no two units share a name (most
-    /// files): nothing to merge, so nothing is collected. `None` where some do.
-    pub fn own_value_refs(&self) -> Option<impl Iterator<Item = ValueRef<'_>>> {
-        let path = self.path.as_str();
-        let units = self.units.iter().flat_map(move |u| {
-            u.values()
-                .map(move |(metric, value)| ValueRef::of(path, u, metric, value))
-        });
-        merge::all_own_names(&self.units).then(|| self.file_value_refs().chain(units))
+    /// What `keep` keeps of [`FileMeasure::value_refs`], in its order, without collecting
+    /// the values themselves: those of a name of its own (most) handed over as they come,
+    /// only namesakes' merged first.
+    pub fn kept_values<'a, T>(&'a self, mut keep: impl FnMut(ValueRef<'a>) -> Option<T>) -> Vec<T> {
+        let mut out: Vec<T> = self.file_value_refs().filter_map(&mut keep).collect();
+        merge::keep_values(&self.path, &self.units, &mut keep, &mut out);
+        out
     }
 
     /// The file-level values ([`FileMeasure::file_values`]) keyed by the file's name,
@@ -402,15 +400,15 @@ mod tests {
         );
     }
 
-    /// A file whose every name is its own gives its values one by one, exactly as
-    /// collected; one whose units share a name (told apart pairwise or, past a dozen
-    /// units, by a set) gives none that way.
+    /// What a file keeps of its values is what it would keep of them collected and merged,
+    /// in the same order: names of their own, names shared in a small file (told apart
+    /// pairwise) and in a large one (by a set).
     #[test]
-    fn a_file_of_own_names_gives_its_values_uncollected() {
+    fn a_file_keeps_of_its_values_what_it_would_keep_of_them_collected() {
         let mut m = FileMeasure {
             path: "src/b.rs".to_string(),
             language: Language::Rust,
-            lines: 30,
+            lines: 300,
             types: 0,
             units: vec![function("f", 1, 10), function("g", 11, 30)],
             warnings: Vec::new(),
@@ -424,32 +422,52 @@ mod tests {
         let shown = |values: Vec<ValueRef>| -> Vec<String> {
             let shown = values.iter().map(|v| {
                 format!(
-                    "{} {} {} {}-{}",
-                    v.unit, v.metric, v.value, v.start_line, v.end_line
+                    "{} {} {} {}-{} {}",
+                    v.unit, v.metric, v.value, v.start_line, v.end_line, v.anonymous
                 )
             });
             shown.collect()
         };
-        let own: Vec<ValueRef> = m.own_value_refs().expect("own names").collect();
-        assert_eq!(shown(own.clone()), shown(m.value_refs()));
+        let long = |v: &ValueRef| v.metric == Metric::FunctionLines && v.value > 5;
+        let check = |m: &FileMeasure| {
+            assert_eq!(shown(m.kept_values(Some)), shown(m.value_refs()));
+            let kept = m.kept_values(|v| long(&v).then_some(v));
+            let collected = m.value_refs().into_iter().filter(long).collect();
+            assert_eq!(shown(kept), shown(collected));
+        };
+        check(&m);
         assert_eq!(
-            shown(own)[..5],
+            shown(m.kept_values(|v| long(&v).then_some(v))),
             [
-                "b.rs file_bytes 90 1-30",
-                "b.rs file_lines 30 1-30",
-                "b.rs types_per_file 0 1-30",
-                "f function_lines 10 1-10",
-                "f function_params 0 1-10",
+                "f function_lines 10 1-10 false",
+                "g function_lines 20 11-30 false"
             ]
         );
         m.units.push(function("f", 31, 31));
-        assert!(m.own_value_refs().is_none());
+        m.units[1].anonymous = true;
+        m.units.push(function("g", 40, 70));
+        check(&m);
+        assert_eq!(
+            shown(m.kept_values(|v| long(&v).then_some(v))),
+            [
+                "f function_lines 10 1-10 false",
+                "g function_lines 31 40-70 false"
+            ]
+        );
         m.units = (0..13)
             .map(|i| function(&format!("u{i}"), i + 1, i + 1))
             .collect();
-        assert!(m.own_value_refs().is_some());
-        m.units.push(function("u12", 20, 20));
-        assert!(m.own_value_refs().is_none());
+        check(&m);
+        m.units.push(function("u12", 20, 29));
+        m.units.push(function("u1", 30, 39));
+        check(&m);
+        assert_eq!(
+            shown(m.kept_values(|v| long(&v).then_some(v))),
+            [
+                "u1 function_lines 10 30-39 false",
+                "u12 function_lines 10 20-29 false"
+            ]
+        );
     }
 
     #[test]

@@ -142,17 +142,19 @@ impl<'a> FileTerms<'a> {
         m: &'m FileMeasure,
         anonymous: bool,
     ) -> Vec<(ValueRef<'m>, Verdict)> {
-        let judged = |v: ValueRef<'m>| {
-            if v.anonymous && !anonymous {
+        m.kept_values(|v| {
+            if (v.anonymous && !anonymous) || self.plainly_ok(v.metric, v.value) {
                 return None;
             }
             let verdict = self.verdict(&v, None)?;
             (verdict.status != Status::Ok).then_some((v, verdict))
-        };
-        match m.own_value_refs() {
-            Some(values) => values.filter_map(judged).collect(),
-            None => m.value_refs().into_iter().filter_map(judged).collect(),
-        }
+        })
+    }
+
+    /// True where the limit of `metric` alone says `value` is ok: within it and not
+    /// pinned, so that no allowance can make it otherwise, or not limited at all.
+    fn plainly_ok(&self, metric: Metric, value: u64) -> bool {
+        self.bounds[metric as usize].is_none_or(|b| !b.pinned && value <= b.limit)
     }
 
     /// True when the file's own entries are all that tolerate it and no value of `m`, the
@@ -164,8 +166,10 @@ impl<'a> FileTerms<'a> {
 
     fn all_ok(&self, m: &FileMeasure) -> bool {
         let ok = |unit: &str, metric, value| {
-            self.value(&m.path, unit, metric, value)
-                .is_none_or(|v| v.status == Status::Ok)
+            self.plainly_ok(metric, value)
+                || self
+                    .value(&m.path, unit, metric, value)
+                    .is_none_or(|v| v.status == Status::Ok)
         };
         let name = m.file_name();
         m.file_values()

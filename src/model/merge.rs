@@ -28,9 +28,10 @@ pub(super) fn push_values<'a>(
 }
 
 /// The names two or more of `units` share; `None` where every name is its own (most
-/// files): their values need no merging.
+/// files): their values need no merging. A few units are compared pairwise; more, by a
+/// set of their names.
 fn shared_names(units: &[Unit]) -> Option<HashSet<&str, BuildHasherDefault<Fx>>> {
-    if all_own_names(units) {
+    if units.len() <= PAIRWISE && all_own_names(units) {
         return None;
     }
     let mut seen: HashSet<&str, BuildHasherDefault<Fx>> =
@@ -44,21 +45,75 @@ fn shared_names(units: &[Unit]) -> Option<HashSet<&str, BuildHasherDefault<Fx>>>
     (!shared.is_empty()).then_some(shared)
 }
 
-/// Units up to which [`all_own_names`] compares names pairwise rather than hashing them.
+/// Units up to which [`shared_names`] compares names pairwise rather than hashing them.
 const PAIRWISE: usize = 12;
 
-/// True where no two of `units` share a name: their values are judged as they come,
-/// nothing merged. A few units are compared pairwise; more, by a set of their names.
-pub(super) fn all_own_names(units: &[Unit]) -> bool {
-    if units.len() <= PAIRWISE {
-        return units
-            .iter()
-            .enumerate()
-            .all(|(i, u)| units[i + 1..].iter().all(|other| other.name != u.name));
+/// True where no two of `units` share a name, compared pairwise.
+fn all_own_names(units: &[Unit]) -> bool {
+    units
+        .iter()
+        .enumerate()
+        .all(|(i, u)| units[i + 1..].iter().all(|other| other.name != u.name))
+}
+
+/// Appends to `out` what `keep` keeps of the values of `units`, measured in the file at
+/// `path`, merged by name, in [`push_values`]' order: the values of a name of its own as
+/// they come, nothing collected; those of namesakes merged first, each where its name
+/// and metric first stand.
+pub(super) fn keep_values<'a, T>(
+    path: &'a str,
+    units: &'a [Unit],
+    keep: &mut impl FnMut(ValueRef<'a>) -> Option<T>,
+    out: &mut Vec<T>,
+) {
+    let values = units
+        .iter()
+        .flat_map(|u| u.values().map(move |(metric, value)| (u, metric, value)));
+    let Some(shared) = shared_names(units) else {
+        out.extend(
+            values.filter_map(|(u, metric, value)| keep(ValueRef::of(path, u, metric, value))),
+        );
+        return;
+    };
+    /// A value kept as it came, or a namesakes' value still merging.
+    enum Slot<'a, T> {
+        Kept(T),
+        Merging(ValueRef<'a>),
     }
-    let mut seen: HashSet<&str, BuildHasherDefault<Fx>> =
-        HashSet::with_capacity_and_hasher(units.len(), Default::default());
-    units.iter().all(|u| seen.insert(u.name.as_str()))
+    let mut slots: Vec<Slot<'a, T>> = Vec::new();
+    let mut merging: HashMap<(Metric, &str), usize, BuildHasherDefault<Fx>> = HashMap::default();
+    for (unit, metric, value) in values {
+        if !shared.contains(unit.name.as_str()) {
+            slots.extend(keep(ValueRef::of(path, unit, metric, value)).map(Slot::Kept));
+            continue;
+        }
+        match merging.entry((metric, unit.name.as_str())) {
+            Entry::Occupied(at) => {
+                if let Slot::Merging(seen) = &mut slots[*at.get()] {
+                    raise(seen, unit, value);
+                }
+            }
+            Entry::Vacant(at) => {
+                at.insert(slots.len());
+                slots.push(Slot::Merging(ValueRef::of(path, unit, metric, value)));
+            }
+        }
+    }
+    out.extend(slots.into_iter().filter_map(|slot| match slot {
+        Slot::Kept(kept) => Some(kept),
+        Slot::Merging(merged) => keep(merged),
+    }));
+}
+
+/// Merges `value` of `unit` into `seen`, its namesakes' value of the same metric: the
+/// larger stands, with the lines of its unit (the first of equals).
+fn raise(seen: &mut ValueRef, unit: &Unit, value: u64) {
+    if value > seen.value {
+        seen.value = value;
+        seen.start_line = unit.start_line;
+        seen.end_line = unit.end_line;
+    }
+    seen.anonymous &= unit.anonymous;
 }
 
 /// Appends to `out` one value per unit name and metric of `values` (a unit, one of its
@@ -102,15 +157,7 @@ impl<'a> Merged<'a> {
         out: &mut Vec<ValueRef<'a>>,
     ) {
         match self.0.entry((metric, unit.name.as_str())) {
-            Entry::Occupied(at) => {
-                let seen = &mut out[*at.get()];
-                if value > seen.value {
-                    seen.value = value;
-                    seen.start_line = unit.start_line;
-                    seen.end_line = unit.end_line;
-                }
-                seen.anonymous &= unit.anonymous;
-            }
+            Entry::Occupied(at) => raise(&mut out[*at.get()], unit, value),
             Entry::Vacant(at) => {
                 at.insert(out.len());
                 out.push(ValueRef::of(path, unit, metric, value));
