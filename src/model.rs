@@ -259,6 +259,25 @@ impl<'a> ValueRef<'a> {
 }
 
 impl FileMeasure {
+    /// A Rust file of these units and nothing else, for tests to build on.
+    #[cfg(test)]
+    pub(crate) fn rust_for_test(path: &str, units: Vec<Unit>) -> FileMeasure {
+        FileMeasure {
+            path: path.to_string(),
+            language: Language::Rust,
+            lines: 0,
+            types: 0,
+            units,
+            warnings: Vec::new(),
+            syntax_errors: None,
+            bytes: 0,
+            loaded: None,
+            chain: None,
+            directive_in_comment: None,
+            unicode_escape: None,
+        }
+    }
+
     /// The file's name, which names its file-level units (docs/src/reference/measurement.md).
     pub fn file_name(&self) -> &str {
         crate::relpath::file_name(&self.path)
@@ -406,18 +425,13 @@ mod tests {
     #[test]
     fn a_file_keeps_of_its_values_what_it_would_keep_of_them_collected() {
         let mut m = FileMeasure {
-            path: "src/b.rs".to_string(),
-            language: Language::Rust,
             lines: 300,
             types: 0,
-            units: vec![function("f", 1, 10), function("g", 11, 30)],
-            warnings: Vec::new(),
-            syntax_errors: None,
             bytes: 90,
-            loaded: None,
-            chain: None,
-            directive_in_comment: None,
-            unicode_escape: None,
+            ..FileMeasure::rust_for_test(
+                "src/b.rs",
+                vec![function("f", 1, 10), function("g", 11, 30)],
+            )
         };
         let shown = |values: Vec<ValueRef>| -> Vec<String> {
             let shown = values.iter().map(|v| {
@@ -473,24 +487,19 @@ mod tests {
     #[test]
     fn a_file_values_each_unit_once_per_name_after_its_own_values() {
         let m = FileMeasure {
-            path: "src/a.rs".to_string(),
-            language: Language::Rust,
             lines: 40,
             types: 1,
-            units: vec![
-                Unit::new("S".to_string(), UnitKind::Type, 1, 5),
-                function("S", 7, 9),
-                function("f", 10, 20),
-                function("g", 21, 21),
-                function("f", 22, 40),
-            ],
-            warnings: Vec::new(),
-            syntax_errors: None,
             bytes: 300,
-            loaded: None,
-            chain: None,
-            directive_in_comment: None,
-            unicode_escape: None,
+            ..FileMeasure::rust_for_test(
+                "src/a.rs",
+                vec![
+                    Unit::new("S".to_string(), UnitKind::Type, 1, 5),
+                    function("S", 7, 9),
+                    function("f", 10, 20),
+                    function("g", 21, 21),
+                    function("f", 22, 40),
+                ],
+            )
         };
         let shown: Vec<String> = m
             .value_refs()

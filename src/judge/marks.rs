@@ -117,7 +117,7 @@ pub fn file_judged(
 mod tests {
     use super::*;
     use crate::baseline::{Baseline, EntryKey};
-    use crate::model::{Language, Metric, Unit, UnitKind};
+    use crate::model::{Metric, Unit, UnitKind};
 
     /// A file within its limits is marked without a verdict: each function ok, a type no
     /// limit judges unjudged. Past a limit, each unit is marked by its own values,
@@ -128,18 +128,10 @@ mod tests {
         let unit = |name: &str, kind, start, end| Unit::new(name.to_string(), kind, start, end);
         let function = |name, start, end| unit(name, UnitKind::Function, start, end);
         let file = |units| FileMeasure {
-            path: "a.rs".to_string(),
-            language: Language::Rust,
             lines: 200,
             types: 1,
-            units,
-            warnings: Vec::new(),
-            syntax_errors: None,
             bytes: 100,
-            loaded: None,
-            chain: None,
-            directive_in_comment: None,
-            unicode_escape: None,
+            ..FileMeasure::rust_for_test("a.rs", units)
         };
         let entry = EntryKey {
             path: "a.rs".to_string(),

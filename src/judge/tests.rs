@@ -419,18 +419,10 @@ fn a_files_terms_judge_by_its_own_entries_and_the_whole_baselines_units_revision
 fn a_files_past_values_are_its_namesakes_merged_at_the_worse_value() {
     let unit = |name: &str, start, end| Unit::new(name.to_string(), UnitKind::Function, start, end);
     let file = |units| FileMeasure {
-        path: "a.rs".to_string(),
-        language: Language::Rust,
         lines: 200,
         types: 0,
-        units,
-        warnings: Vec::new(),
-        syntax_errors: None,
         bytes: 100,
-        loaded: None,
-        chain: None,
-        directive_in_comment: None,
-        unicode_escape: None,
+        ..FileMeasure::rust_for_test("a.rs", units)
     };
     let entry = EntryKey {
         path: "a.rs".to_string(),

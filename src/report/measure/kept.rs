@@ -260,7 +260,7 @@ impl<'a> Units<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Language, Metric};
+    use crate::model::Metric;
 
     /// Each unit comes back as it was measured, name, span, values and all, with its
     /// mark: names that share bytes up to the middle of a character among them.
@@ -276,18 +276,10 @@ mod tests {
         units[1].set_value(Metric::FunctionCognitive, 300);
         units[3].anonymous = true;
         let m = FileMeasure {
-            path: "src/größe.rs".to_string(),
-            language: Language::Rust,
             lines: 70_000,
             types: 1,
-            units: units.clone(),
-            warnings: Vec::new(),
-            syntax_errors: None,
             bytes: 100,
-            loaded: None,
-            chain: None,
-            directive_in_comment: None,
-            unicode_escape: None,
+            ..FileMeasure::rust_for_test("src/größe.rs", units.clone())
         };
         let marks = Marks::of_file(Mark::Ok);
         let packed = Kept::pack(&m, &marks);
